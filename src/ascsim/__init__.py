@@ -1,0 +1,37 @@
+"""ascsim: Huawei Ascend C cube-side data loads (LoadData family, Mmad) simulated bit-exactly on a CPU."""
+
+from .chips import ALL_CHIPS, get_chip
+from .core import Core
+from .dtypes import get_dtype
+from .errors import (
+    AlignmentError,
+    AscsimError,
+    BoundsError,
+    HazardError,
+    HazardWarning,
+    OverlapError,
+    ParamRangeError,
+    UnsupportedError,
+)
+from .memory import LocalTensor, Memory
+from .params import (
+    IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    IsResetLoad3dConfig,
+    Load3DBitModeParam,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+    LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    MmadParams,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_CHIPS", "AlignmentError", "AscsimError", "BoundsError", "Core", "HazardError", "HazardWarning",
+    "LocalTensor", "Memory", "OverlapError", "ParamRangeError", "UnsupportedError", "get_chip", "get_dtype",
+    "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
+    "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",
+    "MmadParams",
+]

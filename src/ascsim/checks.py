@@ -1,0 +1,45 @@
+"""Small validators shared by every instruction; each raises with instruction, parameter, value, allowed."""
+
+from __future__ import annotations
+
+from .errors import AlignmentError, ParamRangeError, UnsupportedError
+from .memory import LocalTensor
+
+
+def in_range(instr: str, name: str, value: object, lo: int, hi: int) -> int:
+    try:
+        v = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}") from None
+    if v != value and not isinstance(value, bool):
+        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}")
+    if not lo <= v <= hi:
+        raise ParamRangeError(f"{instr}: {name} must be in [{lo}, {hi}], but got {v}")
+    return v
+
+
+def flag(instr: str, name: str, value: object) -> bool:
+    if value not in (0, 1, True, False):
+        raise ParamRangeError(f"{instr}: {name} must be a bool (true/false), but got {value!r}")
+    return bool(value)
+
+
+def multiple(instr: str, name: str, value: int, m: int, why: str = "") -> None:
+    if value % m:
+        raise ParamRangeError(f"{instr}: {name} must be a multiple of {m}{why}, but got {value}")
+
+
+def aligned(instr: str, what: str, t: LocalTensor, align: int) -> None:
+    if t.offset % align:
+        raise AlignmentError(
+            f"{instr}: {what} address must be {align}-byte aligned in {t.memory.name}, "
+            f"but got 0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)"
+        )
+
+
+def position(instr: str, what: str, t: LocalTensor, allowed: tuple[str, ...]) -> None:
+    if t.memory.name not in allowed:
+        raise UnsupportedError(
+            f"{instr}: {what} must be in {' or '.join(allowed)}, but got TPosition {t.position} "
+            f"({t.memory.name})"
+        )

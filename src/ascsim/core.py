@@ -1,0 +1,194 @@
+"""`Core`: one AI Core of one chip — its memories, its load registers, and its instructions.
+
+Registers modelled (CONCEPTS §1 "hidden state"): FMATRIX left/right (l1H, l1W, padList), PADDING
+(raw bit pattern), the Load3D repeat config (repeatStride, repeatTime, repeatMode, dstStride on 950),
+the L1 boundary (A2/A3). Every instruction validates everything first, then writes registers /
+memory, so a rejected call changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from . import checks
+from .chips import ChipProfile, get_chip
+from .dtypes import DType, get_dtype, pad_pattern
+from .errors import ParamRangeError, UnsupportedError
+from .memory import MARKER, LocalTensor, Memory, memory_of
+from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride
+from .plan import ExecReport
+
+# Allocation alignment per memory: L0 fractals are 512 B, L0C fractals 1 KB (Mmad C operand), L1 32 B.
+_ALLOC_ALIGN = {"L1": 32, "L0A": 512, "L0B": 512, "L0C": 1024, "BT": 64, "FB": 128, "GM": 32}
+
+
+@dataclass(frozen=True)
+class Fmatrix:
+    """One FMATRIX bank: feature-map height/width in L1 and its padding [left, right, top, bottom]."""
+
+    l1H: int = 0
+    l1W: int = 0
+    padList: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class RepeatConfig:
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    dstStride: int = 0  # 950 only; 0 = "not set" (ascsim then uses the dense stride, see divergences)
+
+
+@dataclass
+class Registers:
+    fmatrix_left: Fmatrix = field(default_factory=Fmatrix)
+    fmatrix_right: Fmatrix = field(default_factory=Fmatrix)
+    padding: int = 0  # raw bit pattern; the instruction reads the low bits of its element width
+    repeat: RepeatConfig = field(default_factory=RepeatConfig)
+    boundary: int = 0  # bytes; 0 = no boundary
+
+
+class Core:
+    """A simulated AI Core. `Core("a2")`, `Core("950", strict=True)`.
+
+    strict: hazards (e.g. a write past the destination LocalTensor inside the memory) raise
+    `HazardError` instead of warning.
+    """
+
+    def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False) -> None:
+        self.chip = get_chip(chip)
+        self.fill = fill
+        self.strict = strict
+        self.memories: dict[str, Memory] = {
+            name: Memory(name, size, fill) for name, size in self.chip.memory_sizes.items()
+        }
+        self.regs = Registers()
+        self.log: list[ExecReport] = []
+        self._next: dict[str, int] = {}
+
+    def __repr__(self) -> str:
+        return f"Core({self.chip.key})"
+
+    # -- memory ------------------------------------------------------------------------------------
+    def memory(self, name: str) -> Memory:
+        try:
+            return self.memories[name]
+        except KeyError:
+            raise UnsupportedError(
+                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}"
+            ) from None
+
+    def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
+               data: object = None) -> LocalTensor:
+        """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory."""
+        mem_name = memory_of(position)
+        if mem_name == "GM":
+            return self.global_tensor(dtype, length if data is None else data)
+        mem = self.memory(mem_name)
+        dt = get_dtype(dtype)
+        if offset is None:
+            a = _ALLOC_ALIGN.get(mem_name, 32)
+            offset = -(-self._next.get(mem_name, 0) // a) * a
+        t = LocalTensor(mem, position, offset, dt, length)
+        self._next[mem_name] = max(self._next.get(mem_name, 0), offset + t.nbytes)
+        if data is not None:
+            t.write(data)
+        return t
+
+    def free_all(self) -> None:
+        """Forget allocations (memory contents stay, like reusing a TQue buffer)."""
+        self._next.clear()
+
+    def global_tensor(self, dtype: DType | str, data_or_length: object) -> LocalTensor:
+        """A GM tensor in its own buffer, sized by `data` (array) or by a length."""
+        dt = get_dtype(dtype)
+        if isinstance(data_or_length, (int, np.integer)):
+            n, data = int(data_or_length), None
+        else:
+            data = np.asarray(data_or_length).ravel()
+            n = data.size
+        mem = Memory("GM", max(1, (n * dt.bits + 7) // 8), self.fill)
+        t = LocalTensor(mem, "GM", 0, dt, n)
+        if data is not None:
+            t.write(data)
+        return t
+
+    # -- registers ----------------------------------------------------------------------------------
+    def set_fmatrix(self, l1H: int, l1W: int, padList, mode: str = "FMATRIX_LEFT") -> None:
+        """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
+        instr = "SetFmatrix"
+        self.chip.check("SetFmatrix", instr=instr)
+        h = checks.in_range(instr, "l1H", l1H, 0, 32767)
+        w = checks.in_range(instr, "l1W", l1W, 0, 32767)
+        pads = _pad_list(instr, padList)
+        if str(mode).upper().removeprefix("FMATRIXMODE.") not in ("FMATRIX_LEFT", "LEFT"):
+            raise UnsupportedError(f"{instr}: FmatrixMode must be FMATRIX_LEFT (the only documented mode), "
+                                   f"but got {mode!r}")
+        self.regs.fmatrix_left = Fmatrix(h, w, pads)
+
+    def set_padding_value(self, value: float, dtype: DType | str = "half") -> None:
+        """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern."""
+        self.chip.check("SetLoadDataPaddingValue", instr="SetLoadDataPaddingValue")
+        self.regs.padding = pad_pattern(get_dtype(dtype), value)
+
+    def set_load_data_repeat(self, p: LoadDataRepeatParam | LoadDataRepeatParamWithStride) -> None:
+        """SetLoadDataRepeat / SetLoadDataRepeatWithStride (doc: SetLoadDataRepeat*.md)."""
+        with_stride = isinstance(p, LoadDataRepeatParamWithStride)
+        instr = "SetLoadDataRepeatWithStride" if with_stride else "SetLoadDataRepeat"
+        self.chip.check(instr, instr=instr)
+        rs = checks.in_range(instr, "repeatStride", p.repeatStride, 0, 65535)
+        rt = checks.in_range(instr, "repeatTime", p.repeatTime, 0, 255)
+        rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1)
+        ds = checks.in_range(instr, "dstStride", p.dstStride, 0, 65535)
+        if ds and self.chip.key != "ascend950":
+            raise UnsupportedError(f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on "
+                                   f"{self.chip.name}")
+        self.regs.repeat = RepeatConfig(rs, rt, rm, ds)
+
+    def set_load_data_boundary(self, value: int) -> None:
+        """SetLoadDataBoundary(boundaryValue) (A2/A3): L1 reads past it wrap to the start of L1."""
+        instr = "SetLoadDataBoundary"
+        self.chip.check(instr, instr=instr)
+        v = checks.in_range(instr, "boundaryValue", value, 0, self.memory("L1").size)
+        if 0 < v < 1024:
+            raise ParamRangeError(f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined),"
+                                  f" but got {v}")
+        self.regs.boundary = v
+
+    def _commit_load3d_registers(self, fm: Fmatrix | None, pad: int | None) -> None:
+        if fm is not None:
+            self.regs.fmatrix_left = fm
+        if pad is not None:
+            self.regs.padding = pad
+
+    def _set_repeat_dst_stride(self, ds: int) -> None:
+        self.regs.repeat = replace(self.regs.repeat, dstStride=ds)
+
+    # -- instructions ---------------------------------------------------------------------------------
+    def load_data(self, dst: LocalTensor, src: LocalTensor, params, config=None, *,
+                  dst_pos: str | None = None, src_pos: str | None = None) -> ExecReport:
+        """`LoadData(dst, src, params)`, dispatching on the params struct type like the C++ overloads."""
+        from .isa import dispatch_load_data
+
+        report = dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos, src_pos=src_pos)
+        self.log.append(report)
+        return report
+
+    def mmad(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params, bias: LocalTensor | None = None
+             ) -> ExecReport:
+        """`Mmad(c, a, b[, bias], MmadParams)`."""
+        from .isa.mmad import mmad
+
+        report = mmad(self, c, a, b, params, bias)
+        self.log.append(report)
+        return report
+
+
+def _pad_list(instr: str, padList) -> tuple[int, int, int, int]:
+    pads = list(padList)
+    if len(pads) != 4:
+        raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
+                              f"but got {padList!r}")
+    return tuple(checks.in_range(instr, f"padList[{i}]", v, 0, 255) for i, v in enumerate(pads))  # type: ignore

@@ -1,0 +1,36 @@
+"""Instruction families. `LoadData` picks its overload from the params struct type, like the C++ API.
+
+Each family module registers its LoadData overloads with `@load_data_overload(ParamsType)`; importing
+the modules below fills the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import UnsupportedError
+
+_OVERLOADS: dict[type, Callable] = {}
+
+
+def load_data_overload(params_type: type) -> Callable[[Callable], Callable]:
+    """Register `fn(core, dst, src, params, config, dst_pos, src_pos) -> ExecReport` for a struct type."""
+
+    def deco(fn: Callable) -> Callable:
+        _OVERLOADS[params_type] = fn
+        return fn
+
+    return deco
+
+
+def dispatch_load_data(core, dst, src, params, config=None, *, dst_pos=None, src_pos=None):
+    _load_families()
+    fn = _OVERLOADS.get(type(params))
+    if fn is None:
+        known = ", ".join(sorted(t.__name__ for t in _OVERLOADS))
+        raise UnsupportedError(f"LoadData: no overload takes {type(params).__name__}; known: {known}")
+    return fn(core, dst, src, params, config, dst_pos, src_pos)
+
+
+def _load_families() -> None:
+    from . import load3d  # noqa: F401  (registers its overloads)

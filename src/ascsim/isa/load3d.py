@@ -1,0 +1,503 @@
+"""Load3D (img2col): v2, v2Pro, Load3DBitMode and v1 — validate, plan, execute.
+
+Semantics (CONCEPTS §3; doc: LoadData_3D.md, seeds 000/001):
+img2col matrix W has Ho*Wo rows (m = ho*Wo + wo) and K columns ordered (channel group, kh, kw, c).
+W[m][k] = X[c, h, w] with h = ho*strideH + kh*dilationH - padTop, w = wo*strideW + kw*dilationW - padLeft,
+or the pad value outside the feature map. The instruction takes the window
+W[mStartPt : mStartPt+mExtension, kStartPt : kStartPt+kExtension] (repeats concatenate shifted windows
+along M or K) and stores it in the destination's fractal layout:
+
+| chip | dst | layout |
+| A2/A3/310P/310B/Kirin | L0A | Zz(W), or Zz(W^T) with enTranspose |
+| any                   | L0B | Zn(W) = Nz(W^T), column stride ceil(K'/16) (A2/A3) or dstStride (950) |
+| 950                   | L0A | Nz(W) / Nz(W^T), column stride dstStride |
+
+Only the window's elements are written; the rest of a partial fractal keeps its bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..core import Core, Fmatrix, _pad_list
+from ..dtypes import DType, pad_pattern
+from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..layouts import R0, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
+from ..memory import LocalTensor
+from ..params import (
+    IsResetLoad3dConfig,
+    Load3DBitModeParam,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+)
+from ..plan import ExecReport, Plan, execute
+from . import load_data_overload
+
+# Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
+SMALL_CHANNELS = {32: (4,), 16: (4, 8), 8: (4, 8, 16), 4: (8, 16, 32)}
+
+
+@dataclass(frozen=True)
+class Img2colSpec:
+    """Everything that determines a v2-family plan: effective, validated values (the cache key)."""
+
+    dtype: str
+    bits: int
+    layout: str  # "ZZ", "ZZ_T", "NZ", "NZ_T" (L0B is always NZ_T)
+    l1H: int
+    l1W: int
+    pads: tuple[int, int, int, int]  # left, right, top, bottom
+    channels: int
+    kExtension: int
+    mExtension: int
+    kStartPt: int
+    mStartPt: int
+    strideW: int
+    strideH: int
+    kw: int  # effective filter width (filterW + 256*filterSizeW)
+    kh: int
+    dilationW: int
+    dilationH: int
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    repeatKUnit: int = 0  # elements per repeatStride unit along K
+    dstStride: int = 0  # Nz column stride in fractals (NZ layouts)
+
+    @property
+    def c0(self) -> int:
+        return 256 // self.bits
+
+    @property
+    def out_hw(self) -> tuple[int, int]:
+        left, right, top, bottom = self.pads
+        ho = (self.l1H + top + bottom - ((self.kh - 1) * self.dilationH + 1)) // self.strideH + 1
+        wo = (self.l1W + left + right - ((self.kw - 1) * self.dilationW + 1)) // self.strideW + 1
+        return ho, wo
+
+    @property
+    def k_total(self) -> int:
+        return self.channels * self.kh * self.kw
+
+    def window_rows(self) -> np.ndarray:
+        """Global img2col row m of each destination row (repeats concatenated along M in mode 0)."""
+        base = self.mStartPt + np.arange(self.mExtension)
+        if self.repeatMode == 0:
+            return np.concatenate([base + r * self.repeatStride * R0 for r in range(self.repeatTime)])
+        return base
+
+    def window_cols(self) -> np.ndarray:
+        base = self.kStartPt + np.arange(self.kExtension)
+        if self.repeatMode == 1:
+            return np.concatenate([base + r * self.repeatStride * self.repeatKUnit
+                                   for r in range(self.repeatTime)])
+        return base
+
+
+def img2col_columns(spec: Img2colSpec, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(kh, kw, channel) of img2col columns k: order (channel group, kh, kw, channel in group)."""
+    kh = np.empty_like(k)
+    kw = np.empty_like(k)
+    ch = np.empty_like(k)
+    for first, n in channel_groups(spec.channels, spec.c0):
+        base = first * spec.kh * spec.kw
+        sel = (k >= base) & (k < base + n * spec.kh * spec.kw)
+        j = k[sel] - base
+        kh[sel], kw[sel], ch[sel] = j // (spec.kw * n), (j // n) % spec.kw, first + j % n
+    return kh, kw, ch
+
+
+def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, c0: int,
+                stride: int) -> np.ndarray:
+    """Destination element offset of window element (row, col) for each layout."""
+    if layout == "ZZ":
+        return zz_offset(rows, cols, n_cols, c0)
+    if layout == "ZZ_T":
+        return zz_offset(cols, rows, n_rows, c0)
+    if layout == "NZ":
+        return nz_offset(rows, cols, n_rows, c0, stride or None)
+    return nz_offset(cols, rows, n_cols, c0, stride or None)  # NZ_T
+
+
+@lru_cache(maxsize=512)
+def plan_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> Plan:
+    m = spec.window_rows()
+    k = spec.window_cols()
+    left, _, top, _ = spec.pads
+    ho_n, wo_n = spec.out_hw
+    kh, kw, ch = img2col_columns(spec, k)
+    ho, wo = m // wo_n, m % wo_n
+    h = ho[:, None] * spec.strideH + kh[None, :] * spec.dilationH - top
+    w = wo[:, None] * spec.strideW + kw[None, :] * spec.dilationW - left
+    valid = (h >= 0) & (h < spec.l1H) & (w >= 0) & (w < spec.l1W)
+    src = np.where(valid, fmap_l1_offset(ch[None, :], np.clip(h, 0, None), np.clip(w, 0, None),
+                                         spec.channels, spec.l1H, spec.l1W, spec.c0), -1)
+    r, c = np.meshgrid(np.arange(m.size), np.arange(k.size), indexing="ij")
+    dst = dst_offsets(spec.layout, r, c, m.size, k.size, spec.c0, spec.dstStride)
+    return Plan.build(instr, spec.bits, dst, src, info={"spec": spec, "Ho": ho_n, "Wo": wo_n,
+                                                        "rows": m.size, "cols": k.size})
+
+
+# -- validation --------------------------------------------------------------------------------------
+
+
+def _channel_forms(bits: int) -> str:
+    c0 = 256 // bits
+    small = SMALL_CHANNELS[bits]
+    return ", ".join([*map(str, small), f"N*{c0}", *(f"N*{c0}+{s}" for s in small if s < c0)])
+
+
+def check_channel_size(instr: str, c: int, dt: DType) -> None:
+    c0 = dt.c0
+    small = SMALL_CHANNELS[dt.bits]
+    if c in small or (c >= c0 and (c % c0 == 0 or c % c0 in small)):
+        return
+    raise ParamRangeError(f"{instr}: channelSize for {dt.name} must be one of {_channel_forms(dt.bits)} "
+                          f"(N >= 1), but got {c}")
+
+
+@dataclass(frozen=True)
+class _Target:
+    dst_mem: str
+    layout: str
+    transpose: bool
+
+
+def _target(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, en_transpose: bool
+            ) -> _Target:
+    """Check positions, dtypes, alignment and transpose support; choose the destination layout."""
+    checks.position(instr, "src", src, ("L1",))
+    checks.position(instr, "dst", dst, ("L0A", "L0B"))
+    if dst.dtype != src.dtype:
+        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
+                               f"{dst.dtype.name} and {src.dtype.name}")
+    core.chip.check(api, dst.dtype.name, "L1", dst.memory.name, instr=instr)
+    checks.aligned(instr, "src (L1)", src, 32)
+    checks.aligned(instr, "dst (L0)", dst, 512)
+    nz = core.chip.l0a_format == "NZ"
+    if dst.memory.name == "L0B":
+        return _Target("L0B", "NZ_T", True)  # always transposed; enTranspose ignored (doc 表4)
+    if en_transpose:
+        if not core.chip.can_transpose(api, dst.dtype.name, "L0A"):
+            raise UnsupportedError(
+                f"{instr}: enTranspose=true is not supported for {dst.dtype.name} to L0A on {core.chip.name}"
+                f" (doc: LoadData_3D.md entranspose_constraint)")
+        return _Target("L0A", "NZ_T" if nz else "ZZ_T", True)
+    return _Target("L0A", "NZ" if nz else "ZZ", False)
+
+
+def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> None:
+    """kStartPt/kExtension/mExtension multiples and the window's place in W (doc: LoadData_3D.md 表4)."""
+    c0 = spec.c0
+    ho, wo = spec.out_hw
+    if ho < 1 or wo < 1:
+        raise ParamRangeError(
+            f"{instr}: the dilated filter ({spec.kh}x{spec.kw}, dilation {spec.dilationH}x{spec.dilationW}) "
+            f"is larger than the padded feature map ({spec.l1H}x{spec.l1W}, pads {list(spec.pads)}), "
+            f"so Ho x Wo = {ho} x {wo}")
+    checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})")
+    k_end = spec.kStartPt + spec.kExtension
+    last_col = (cdiv(spec.k_total, c0) - 1) * c0
+    if spec.kExtension % c0 and k_end <= last_col:
+        raise ParamRangeError(
+            f"{instr}: {names['kExtension']} must be a multiple of {c0} for {spec.dtype} unless the window "
+            f"reaches the right-most fractal (column {last_col} of {spec.k_total}), but got {spec.kExtension}")
+    cols = spec.window_cols()
+    if cols.max() >= spec.k_total:
+        raise ParamRangeError(
+            f"{instr}: the K window reaches column {int(cols.max())}, past the img2col width "
+            f"C*Kh*Kw = {spec.channels}*{spec.kh}*{spec.kw} = {spec.k_total} "
+            f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension})")
+    m_total = ho * wo
+    last_row = (cdiv(m_total, R0) - 1) * R0
+    if spec.bits != 32 and spec.mExtension % R0 and spec.mStartPt + spec.mExtension <= last_row:
+        raise ParamRangeError(
+            f"{instr}: {names['mExtension']} must be a multiple of 16 for {spec.dtype} unless the window "
+            f"reaches the bottom fractal (row {last_row} of Ho*Wo = {m_total}), but got {spec.mExtension}")
+
+
+def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
+    rows = spec.mExtension * (spec.repeatTime if spec.repeatMode == 0 else 1)
+    cols = spec.kExtension * (spec.repeatTime if spec.repeatMode == 1 else 1)
+    frac_rows = cdiv(cols, R0) if spec.layout == "NZ_T" else cdiv(rows, R0)
+    if spec.dstStride < frac_rows:
+        raise OverlapError(
+            f"{instr}: dstStride (Nz column stride) must be >= {frac_rows} fractals for this window, "
+            f"but got {spec.dstStride}; fractal columns would overlap")
+    if spec.layout == "NZ_T" and spec.bits == 8 and rows % 32:
+        raise ParamRangeError(
+            f"{instr}: transposed b8 loads move 32x32 squares, so the M window ({rows} rows) must be a "
+            f"multiple of 32")
+
+
+# -- the v2 family -----------------------------------------------------------------------------------
+
+
+def _v2_ranges(instr: str, p) -> dict[str, int]:
+    """Range checks shared by v2 / v2Pro / BitMode (doc: LoadData_3D.md 表4; seed 000 表4/5)."""
+    r = checks.in_range
+    return {
+        "channelSize": r(instr, "channelSize", p.channelSize, 0, 65535),
+        "kExtension": r(instr, "kExtension", p.kExtension, 0, 65535),
+        "mExtension": r(instr, "mExtension", p.mExtension, 0, 65535),
+        "kStartPt": r(instr, "kStartPt", p.kStartPt, 0, 65535),
+        "mStartPt": r(instr, "mStartPt", p.mStartPt, 0, 32767 if instr == "Load3Dv2" else 65535),
+        "strideW": r(instr, "strideW", p.strideW, 1, 63),
+        "strideH": r(instr, "strideH", p.strideH, 1, 63),
+        "filterW": r(instr, "filterW", p.filterW, 0, 255),
+        "filterH": r(instr, "filterH", p.filterH, 0, 255),
+        "dilationFilterW": r(instr, "dilationFilterW", p.dilationFilterW, 1, 255),
+        "dilationFilterH": r(instr, "dilationFilterH", p.dilationFilterH, 1, 255),
+    }
+
+
+def _run_v2_family(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, p,
+                   fm: Fmatrix, pad: int, writes: tuple[Fmatrix | None, int | None],
+                   names: dict[str, str]) -> ExecReport:
+    """Common body of v2 / v2Pro / BitMode once the struct is decoded into V2-style fields."""
+    v = _v2_ranges(instr, p)
+    en_t = checks.flag(instr, names["enTranspose"], p.enTranspose)
+    fsw = checks.flag(instr, "filterSizeW", p.filterSizeW)
+    fsh = checks.flag(instr, "filterSizeH", p.filterSizeH)
+    if checks.flag(instr, names["fMatrixCtrl"], p.fMatrixCtrl):
+        raise UnsupportedError(f"{instr}: {names['fMatrixCtrl']} must be false (the right FMATRIX is not "
+                               "supported, doc: LoadData_3D.md 表4), but got True")
+    tgt = _target(core, instr, api, dst, src, en_t)
+    rep = core.regs.repeat
+    nop = (fm.l1H == 0 or fm.l1W == 0 or v["channelSize"] == 0 or v["kExtension"] == 0
+           or v["mExtension"] == 0 or (v["filterW"] == 0 and not fsw) or (v["filterH"] == 0 and not fsh)
+           or rep.repeatTime == 0)
+    is950 = core.chip.l0a_format == "NZ"
+    spec = None
+    if not nop:
+        check_channel_size(instr, v["channelSize"], dst.dtype)
+        spec = Img2colSpec(
+            dst.dtype.name, dst.dtype.bits, tgt.layout, fm.l1H, fm.l1W, fm.padList, v["channelSize"],
+            v["kExtension"], v["mExtension"], v["kStartPt"], v["mStartPt"], v["strideW"], v["strideH"],
+            v["filterW"] + 256 * fsw, v["filterH"] + 256 * fsh, v["dilationFilterW"], v["dilationFilterH"],
+            rep.repeatStride, rep.repeatTime, rep.repeatMode,
+            (64 if core.chip.key == "atlas200i500a2" else 32) * 8 // dst.dtype.bits,
+        )
+        _check_window(instr, spec, names)
+        if is950 or tgt.dst_mem == "L0B":
+            spec = _with_dst_stride(spec, rep.dstStride if is950 else 0)
+            if is950:
+                _check_dst_stride(instr, spec)
+    # Validation passed: registers first (as the C++ API does), then memory.
+    core._commit_load3d_registers(*writes)
+    if spec is None:
+        return ExecReport(instr)
+    plan = plan_img2col(spec, instr)
+    return execute(plan, dst, src, pad, core.strict, core.regs.boundary)
+
+
+def _with_dst_stride(spec: Img2colSpec, reg: int) -> Img2colSpec:
+    """Nz column stride: the 950 register when set, else the dense stride of the stored matrix."""
+    rows = spec.mExtension * (spec.repeatTime if spec.repeatMode == 0 else 1)
+    cols = spec.kExtension * (spec.repeatTime if spec.repeatMode == 1 else 1)
+    dense = cdiv(cols, R0) if spec.layout == "NZ_T" else cdiv(rows, R0)
+    from dataclasses import replace
+
+    return replace(spec, dstStride=reg or dense)
+
+
+_V2_NAMES = {n: n for n in ("kStartPt", "kExtension", "mExtension", "mStartPt", "enTranspose", "fMatrixCtrl")}
+_BM_NAMES = {"kStartPt": "kPos", "kExtension": "kStep", "mExtension": "mStep", "mStartPt": "mPos",
+             "enTranspose": "transpose", "fMatrixCtrl": "fmatrixCtrl"}
+
+
+def _resolve_registers(core: Core, instr: str, dt: DType, p, config: IsResetLoad3dConfig | None):
+    """Effective FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig)."""
+    cfg = config or IsResetLoad3dConfig()
+    fm, pad_w = None, None
+    if cfg.isSetFMatrix:
+        fm = Fmatrix(checks.in_range(instr, "l1H", p.l1H, 0, 32767), checks.in_range(instr, "l1W", p.l1W, 0, 32767),
+                     _pad_list(instr, p.padList))
+    if cfg.isSetPadding:
+        pad_w = pad_pattern(dt, p.padValue)
+    eff_fm = fm if fm is not None else core.regs.fmatrix_left
+    eff_pad = pad_w if pad_w is not None else core.regs.padding
+    return eff_fm, eff_pad, (fm, pad_w)
+
+
+@load_data_overload(LoadData3DParamsV2)
+def load3d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+              config: IsResetLoad3dConfig | None = None, *_pos) -> ExecReport:
+    instr = "Load3Dv2"
+    fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, config)
+    return _run_v2_family(core, instr, "Load3Dv2", dst, src, p, fm, pad, writes, _V2_NAMES)
+
+
+@load_data_overload(LoadData3DParamsV2Pro)
+def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
+                 *_unused) -> ExecReport:
+    """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
+    instr = "Load3Dv2Pro"
+    return _run_v2_family(core, instr, "Load3Dv2Pro", dst, src, p, core.regs.fmatrix_left,
+                          core.regs.padding, (None, None), _V2_NAMES)
+
+
+class _BitModeView:
+    """Load3DBitModeParam read through V2 field names."""
+
+    def __init__(self, bm: Load3DBitModeParam) -> None:
+        d = bm.as_dict()
+        self.__dict__.update(d)
+        self.enTranspose = d["transpose"]
+        self.fMatrixCtrl = d["fmatrixCtrl"]
+        self.enSmallK = False
+
+
+@load_data_overload(Load3DBitModeParam)
+def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBitModeParam,
+                   _config: object = None, dst_pos: str | None = None, src_pos: str | None = None
+                   ) -> ExecReport:
+    """`LoadData<Dst, Src>(dst, src, Load3DBitModeParam)` (seed 000; Ascend 950 only)."""
+    instr = "Load3DBitMode"
+    core.chip.check("Load3DBitMode", instr=instr)
+    for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
+        if pos is None:
+            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
+                                  f"(one of {', '.join(allowed)})")
+        if pos not in allowed:
+            raise UnsupportedError(f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, "
+                                   f"but got {pos}")
+        if checks_memory(pos) != t.memory.name:
+            raise UnsupportedError(f"{instr}: {what} TPosition {pos} does not match the tensor in "
+                                   f"{t.memory.name} (TPosition {t.position})")
+    if (dst_pos, src_pos) not in (("A2", "A1"), ("B2", "B1")):
+        raise UnsupportedError(f"{instr}: paths are A1->A2 and B1->B2 (seed 000), but got {src_pos}->{dst_pos}")
+    return _run_v2_family(core, instr, "Load3DBitMode", dst, src, _BitModeView(bm), core.regs.fmatrix_left,
+                          core.regs.padding, (None, None), _BM_NAMES)
+
+
+def checks_memory(pos: str) -> str:
+    from ..memory import memory_of
+
+    return memory_of(pos)
+
+
+# -- v1 ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class V1Spec:
+    dtype: str
+    bits: int
+    l1H: int
+    l1W: int
+    pads: tuple[int, int, int, int]
+    c1Index: int
+    fetchFilterW: int
+    fetchFilterH: int
+    leftTopW: int
+    leftTopH: int
+    strideW: int
+    strideH: int
+    filterW: int
+    filterH: int
+    dilationW: int
+    dilationH: int
+    jumpStride: int
+    repeatMode: int
+    repeatTime: int
+    cSize: int
+
+    @property
+    def c0(self) -> int:
+        return 256 // self.bits
+
+    @property
+    def channels_per_point(self) -> int:
+        """Channels stored per pixel: C0, or 4 (b16) / 8 (b8) with the cSize packing."""
+        return (4 if self.bits == 16 else 8) if self.cSize else self.c0
+
+
+def v1_positions(spec: V1Spec, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Top-left (h, w) of sliding-window position p, walking from (leftTopH, leftTopW) along W and
+    wrapping to w = -padLeft, h += strideH past the right edge (FMATRIX padRight)."""
+    left, right, _, _ = spec.pads
+    eff_w = (spec.filterW - 1) * spec.dilationW + 1
+    last_w = spec.l1W + right - eff_w  # largest legal window start
+    wo = max(0, (last_w + left) // spec.strideW + 1)
+    n0 = max(0, (last_w - spec.leftTopW) // spec.strideW + 1)
+    q = p - n0
+    row = np.where(p < n0, 0, 1 + q // max(wo, 1))
+    col_w = np.where(p < n0, spec.leftTopW + p * spec.strideW, -left + (q % max(wo, 1)) * spec.strideW)
+    return spec.leftTopH + row * spec.strideH, col_w
+
+
+@lru_cache(maxsize=256)
+def plan_v1(spec: V1Spec) -> Plan:
+    """Repeat r writes one 16 x C0 fractal at dst fractal r*jumpStride (doc: LoadData_3D.md 表3)."""
+    c0, cp = spec.c0, spec.channels_per_point
+    pts_per_frac = c0 // cp
+    r = np.arange(spec.repeatTime)
+    i = np.arange(R0)
+    j = np.arange(c0)
+    start_pt = spec.fetchFilterH * spec.filterW + spec.fetchFilterW
+    if spec.repeatMode == 0:  # walk kernel points (destination K); window positions fixed
+        pos = np.broadcast_to(i[None, :], (r.size, R0))
+        pt0 = start_pt + r * pts_per_frac
+    else:  # walk window positions (destination M); kernel point fixed
+        pos = r[:, None] * R0 + i[None, :]
+        pt0 = np.full(r.size, start_pt)
+    hs, ws = v1_positions(spec, pos)  # (R, 16)
+    flat = pt0[:, None] + j[None, :] // cp  # (R, C0) kernel point of each column
+    n_pts = spec.filterH * spec.filterW
+    if spec.cSize:
+        c1, in_kernel = np.full_like(flat, spec.c1Index), flat < n_pts
+    else:
+        c1, in_kernel = spec.c1Index + flat // n_pts, np.ones_like(flat, dtype=bool)
+    kh, kw = (flat % n_pts) // spec.filterW, flat % spec.filterW
+    c = j[None, :] % cp
+    h = hs[:, :, None] + (kh * spec.dilationH)[:, None, :]
+    w = ws[:, :, None] + (kw * spec.dilationW)[:, None, :]
+    valid = (h >= 0) & (h < spec.l1H) & (w >= 0) & (w < spec.l1W) & in_kernel[:, None, :]
+    plane = spec.l1H * spec.l1W * cp
+    src = c1[:, None, :] * plane + (np.clip(h, 0, None) * spec.l1W + np.clip(w, 0, None)) * cp + c[:, None, :]
+    src = np.where(valid, src, -1)
+    dst = (r[:, None, None] * spec.jumpStride * R0 + i[None, :, None]) * c0 + j[None, None, :]
+    return Plan.build("Load3Dv1", spec.bits, np.broadcast_to(dst, src.shape), src, info={"spec": spec})
+
+
+@load_data_overload(LoadData3DParamsV1)
+def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
+              config: IsResetLoad3dConfig | None = None, *_pos) -> ExecReport:
+    instr = "Load3Dv1"
+    r = checks.in_range
+    fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, config)
+    v = {
+        "c1Index": r(instr, "c1Index", p.c1Index, 0, 4095),
+        "fetchFilterW": r(instr, "fetchFilterW", p.fetchFilterW, 0, 254),
+        "fetchFilterH": r(instr, "fetchFilterH", p.fetchFilterH, 0, 254),
+        "leftTopW": r(instr, "leftTopW", p.leftTopW, -255, 32767),
+        "leftTopH": r(instr, "leftTopH", p.leftTopH, -255, 32767),
+        "strideW": r(instr, "strideW", p.strideW, 1, 63),
+        "strideH": r(instr, "strideH", p.strideH, 1, 63),
+        "filterW": r(instr, "filterW", p.filterW, 1, 255),
+        "filterH": r(instr, "filterH", p.filterH, 1, 255),
+        "dilationW": r(instr, "dilationFilterW", p.dilationFilterW, 1, 255),
+        "dilationH": r(instr, "dilationFilterH", p.dilationFilterH, 1, 255),
+        "jumpStride": r(instr, "jumpStride", p.jumpStride, 1, 127),
+        "repeatMode": r(instr, "repeatMode", p.repeatMode, 0, 1),
+        "repeatTime": r(instr, "repeatTime", p.repeatTime, 1, 255),
+        "cSize": r(instr, "cSize", p.cSize, 0, 1),
+    }
+    for name, lim in (("fetchFilterW", v["filterW"]), ("fetchFilterH", v["filterH"])):
+        if v[name] >= lim:
+            raise ParamRangeError(f"{instr}: {name} must be < the filter size {lim}, but got {v[name]}")
+    if v["cSize"] and v["c1Index"]:
+        raise ParamRangeError(f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), "
+                              f"but got {v['c1Index']}")
+    _target(core, instr, "Load3Dv1", dst, src, False)
+    if fm.l1H < 1 or fm.l1W < 1:
+        raise ParamRangeError(f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}")
+    spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
+    core._commit_load3d_registers(*writes)
+    return execute(plan_v1(spec), dst, src, pad, core.strict, core.regs.boundary)

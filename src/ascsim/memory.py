@@ -1,0 +1,160 @@
+"""Byte-addressed on-chip memories and the tensors that view them.
+
+A `Memory` is a flat uint8 buffer named after the physical buffer (L1, L0A, ...). A `LocalTensor` is
+(memory, TPosition, byte offset, dtype, length) exactly like `AscendC::LocalTensor<T>`: `t[i]` is the
+tensor that starts `i` elements further on, as in C++ (doc: 数据结构/LocalTensor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, to_bytes
+from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError
+
+#: Byte written into fresh on-chip memory so untouched bytes stand out (0xCDCD is -23.2 in half,
+#: -1.4e-8 in float, -51 in int8).
+MARKER = 0xCD
+
+#: TPosition -> physical memory on every chip ascsim models (asc-devkit kernel_event.h GetPhyType).
+POSITION_MEMORY: Mapping[str, str] = {
+    "GM": "GM",
+    "CO2": "GM",
+    "A1": "L1",
+    "B1": "L1",
+    "C1": "L1",
+    "A2": "L0A",
+    "B2": "L0B",
+    "CO1": "L0C",
+    "C2": "BT",
+    "C2PIPE2GM": "FB",
+}
+
+
+def memory_of(position: str) -> str:
+    """The physical memory behind a TPosition name."""
+    try:
+        return POSITION_MEMORY[position]
+    except KeyError:
+        raise UnsupportedError(
+            f"TPosition {position!r} is not modelled; known: {', '.join(POSITION_MEMORY)}"
+        ) from None
+
+
+class Memory:
+    """One physical buffer: `size` bytes, freshly filled with `fill`."""
+
+    def __init__(self, name: str, size: int, fill: int | None = MARKER) -> None:
+        self.name = name
+        self.size = int(size)
+        self.data = np.full(self.size, MARKER if fill is None else fill, dtype=np.uint8)
+
+    def __repr__(self) -> str:
+        return f"Memory({self.name}, {self.size} B)"
+
+    def check_range(self, start: int, nbytes: int, what: str) -> None:
+        if start < 0 or start + nbytes > self.size:
+            raise BoundsError(
+                f"{what}: bytes [{start}, {start + nbytes}) lie outside {self.name} (size {self.size} B)"
+            )
+
+
+class LocalTensor:
+    """A typed window into a memory: `LocalTensor<T>` at `offset` bytes holding `length` elements."""
+
+    __slots__ = ("memory", "position", "offset", "dtype", "length")
+
+    def __init__(self, memory: Memory, position: str, offset: int, dtype: DType | str, length: int) -> None:
+        self.memory = memory
+        self.position = position
+        self.offset = int(offset)
+        self.dtype = get_dtype(dtype)
+        self.length = int(length)
+        if self.length < 0:
+            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {length}")
+        memory.check_range(self.offset, self.nbytes, f"LocalTensor<{self.dtype}> at {position}")
+
+    # -- geometry -------------------------------------------------------------------------------
+    @property
+    def nbytes(self) -> int:
+        return (self.length * self.dtype.bits + 7) // 8
+
+    @property
+    def mem_name(self) -> str:
+        return self.memory.name
+
+    def GetPhyAddr(self) -> int:  # noqa: N802 - C++ spelling
+        return self.offset
+
+    def GetSize(self) -> int:  # noqa: N802 - C++ spelling
+        return self.length
+
+    def GetPosition(self) -> str:  # noqa: N802 - C++ spelling
+        return self.position
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> LocalTensor:
+        """`t[i]`: the tensor starting i elements further on (sub-byte types need even i)."""
+        i = int(i)
+        if not 0 <= i <= self.length:
+            raise BoundsError(f"LocalTensor[{i}]: index outside [0, {self.length}]")
+        bits = i * self.dtype.bits
+        if bits % 8:
+            raise AlignmentError(
+                f"LocalTensor<{self.dtype}>[{i}]: a {self.dtype.bits}-bit element index must be even "
+                "to address a byte"
+            )
+        return LocalTensor(self.memory, self.position, self.offset + bits // 8, self.dtype, self.length - i)
+
+    def reinterpret(self, dtype: DType | str) -> LocalTensor:
+        """`ReinterpretCast<U>()`: same bytes, new element type."""
+        dt = get_dtype(dtype)
+        return LocalTensor(self.memory, self.position, self.offset, dt, self.nbytes * 8 // dt.bits)
+
+    ReinterpretCast = reinterpret
+
+    # -- data -------------------------------------------------------------------------------------
+    def bytes(self) -> np.ndarray:
+        """A writable uint8 view of the tensor's bytes."""
+        return self.memory.data[self.offset : self.offset + self.nbytes]
+
+    def read(self, count: int | None = None) -> np.ndarray:
+        """Element values (a copy), in the dtype's numpy value type."""
+        n = self.length if count is None else int(count)
+        return from_bytes(self.dtype, self.bytes(), n)
+
+    def read_raw(self, count: int | None = None) -> np.ndarray:
+        n = self.length if count is None else int(count)
+        return raw_from_bytes(self.dtype, self.bytes(), n)
+
+    def write(self, values: object, start: int = 0) -> None:
+        """Store values (encoded to the dtype) from element `start` on."""
+        self._store(to_bytes(self.dtype, np.asarray(values).ravel()), start)
+
+    def write_raw(self, raw: object, start: int = 0) -> None:
+        self._store(raw_to_bytes(self.dtype, np.asarray(raw).ravel()), start)
+
+    def _store(self, data: np.ndarray, start: int) -> None:
+        t = self[start] if start else self
+        if data.size > t.nbytes:
+            raise BoundsError(
+                f"LocalTensor<{self.dtype}>.write: {data.size} B do not fit in {t.nbytes} B from element {start}"
+            )
+        t.memory.data[t.offset : t.offset + data.size] = data
+
+    def fill_raw(self, pattern: int) -> None:
+        """Fill every element with one raw bit pattern."""
+        self.write_raw(np.full(self.length, pattern, dtype=self.dtype.raw_dtype))
+
+    def __repr__(self) -> str:
+        return (
+            f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "
+            f"{self.length} elems, {self.nbytes} B)"
+        )
+
+
+GlobalTensor = LocalTensor

@@ -1,0 +1,23 @@
+"""Parameter structs under their C++ names, one module per instruction family.
+
+Positional order = the C++ constructor / aggregate order, so brace initialisers can be pasted.
+"""
+
+from .load3d import (
+    BITMODE_FIELDS,
+    IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    IsResetLoad3dConfig,
+    Load3DBitModeParam,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+    LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+)
+from .mmad import MmadParams
+
+__all__ = [
+    "BITMODE_FIELDS", "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam",
+    "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride", "MmadParams",
+]

@@ -1,0 +1,291 @@
+"""Load3D parameter structs (and the shared struct helpers) under their C++ names and field names.
+
+Positional order = the C++ constructor / aggregate order (asc-devkit kernel_struct_mm.h, CONCEPTS
+§3.3), so a brace initialiser's values can be pasted: `LoadData3DParamsV2([1,1,1,1], 4, 4, 16, ...)`.
+Structs stay mutable like their C++ twins; `key()` snapshots one into a hashable tuple for plan caches.
+Range checks belong to the instructions (they know the chip and dtype); the bit-packed forms check
+their bit widths here because that is where a value would be truncated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, field, fields
+
+from ..errors import ParamRangeError
+
+
+class _Struct:
+    def key(self) -> tuple:
+        return tuple(tuple(v) if isinstance(v, list) else v for v in astuple(self))  # type: ignore[arg-type]
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
+def _pads() -> list[int]:
+    return [0, 0, 0, 0]
+
+
+@dataclass
+class IsResetLoad3dConfig(_Struct):
+    """Template argument of Load3D v1/v2: does the call write FMATRIX / PADDING itself."""
+
+    isSetFMatrix: bool = True
+    isSetPadding: bool = True
+
+
+IS_RESER_LOAD3D_DEFAULT_CONFIG = IsResetLoad3dConfig(True, True)
+
+
+@dataclass
+class LoadData3DParamsV1(_Struct):
+    """Load3D v1 (Atlas training / inference AI Core). doc: LoadData_3D.md 表3."""
+
+    padList: list[int] = field(default_factory=_pads)
+    l1H: int = 0
+    l1W: int = 0
+    c1Index: int = 0
+    fetchFilterW: int = 0
+    fetchFilterH: int = 0
+    leftTopW: int = 0
+    leftTopH: int = 0
+    strideW: int = 1
+    strideH: int = 1
+    filterW: int = 1
+    filterH: int = 1
+    dilationFilterW: int = 1
+    dilationFilterH: int = 1
+    jumpStride: int = 1
+    repeatMode: int = 0
+    repeatTime: int = 1
+    cSize: int = 0
+    padValue: float = 0
+
+
+@dataclass
+class LoadData3DParamsV2(_Struct):
+    """Load3D v2. doc: LoadData_3D.md 表4; defaults per kernel_struct_mm.h (strides/filters/dilations 1)."""
+
+    padList: list[int] = field(default_factory=_pads)
+    l1H: int = 0
+    l1W: int = 0
+    channelSize: int = 0
+    kExtension: int = 0
+    mExtension: int = 0
+    kStartPt: int = 0
+    mStartPt: int = 0
+    strideW: int = 1
+    strideH: int = 1
+    filterW: int = 1
+    filterH: int = 1
+    dilationFilterW: int = 1
+    dilationFilterH: int = 1
+    enTranspose: bool = False
+    enSmallK: bool = False
+    padValue: float = 0
+    filterSizeW: bool = False
+    filterSizeH: bool = False
+    fMatrixCtrl: bool = False
+
+
+def _field(word: int, lo: int, width: int, value: int, name: str, owner: str) -> int:
+    value = int(value)
+    if not 0 <= value < (1 << width):
+        raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
+                              f"but got {value}")
+    mask = ((1 << width) - 1) << lo
+    return (word & ~mask) | (value << lo)
+
+
+def _get(word: int, lo: int, width: int) -> int:
+    return (word >> lo) & ((1 << width) - 1)
+
+
+_U64 = (1 << 64) - 1
+
+
+@dataclass
+class LoadData3DParamsV2Pro(_Struct):
+    """Load3D v2Pro: the window and filter packed in two u64 words. doc: LoadData_3D.md 表5."""
+
+    channelSize: int = 0
+    enTranspose: bool = False
+    enSmallK: bool = False
+    filterSizeW: bool = False
+    filterSizeH: bool = False
+    fMatrixCtrl: bool = False
+    extConfig: int = 0
+    filterConfig: int = 0x10101010101
+
+    # extConfig = mStartPt<<48 | kStartPt<<32 | mExtension<<16 | kExtension (16 bits each)
+    @property
+    def kExtension(self) -> int:
+        return _get(self.extConfig, 0, 16)
+
+    @property
+    def mExtension(self) -> int:
+        return _get(self.extConfig, 16, 16)
+
+    @property
+    def kStartPt(self) -> int:
+        return _get(self.extConfig, 32, 16)
+
+    @property
+    def mStartPt(self) -> int:
+        return _get(self.extConfig, 48, 16)
+
+    # filterConfig = dilH<<40 | dilW<<32 | filterH<<24 | filterW<<16 | strideH<<8 | strideW (8 bits each)
+    @property
+    def strideW(self) -> int:
+        return _get(self.filterConfig, 0, 8)
+
+    @property
+    def strideH(self) -> int:
+        return _get(self.filterConfig, 8, 8)
+
+    @property
+    def filterW(self) -> int:
+        return _get(self.filterConfig, 16, 8)
+
+    @property
+    def filterH(self) -> int:
+        return _get(self.filterConfig, 24, 8)
+
+    @property
+    def dilationFilterW(self) -> int:
+        return _get(self.filterConfig, 32, 8)
+
+    @property
+    def dilationFilterH(self) -> int:
+        return _get(self.filterConfig, 40, 8)
+
+    @staticmethod
+    def pack_ext(kExtension: int, mExtension: int, kStartPt: int = 0, mStartPt: int = 0) -> int:
+        w = 0
+        for lo, name, v in ((0, "kExtension", kExtension), (16, "mExtension", mExtension),
+                            (32, "kStartPt", kStartPt), (48, "mStartPt", mStartPt)):
+            w = _field(w, lo, 16, v, name, "LoadData3DParamsV2Pro.extConfig")
+        return w
+
+    @staticmethod
+    def pack_filter(strideW: int = 1, strideH: int = 1, filterW: int = 1, filterH: int = 1,
+                    dilationFilterW: int = 1, dilationFilterH: int = 1) -> int:
+        w = 0
+        for lo, name, v in ((0, "strideW", strideW), (8, "strideH", strideH), (16, "filterW", filterW),
+                            (24, "filterH", filterH), (32, "dilationFilterW", dilationFilterW),
+                            (40, "dilationFilterH", dilationFilterH)):
+            w = _field(w, lo, 8, v, name, "LoadData3DParamsV2Pro.filterConfig")
+        return w
+
+    @classmethod
+    def from_v2(cls, p: LoadData3DParamsV2) -> LoadData3DParamsV2Pro:
+        return cls(p.channelSize, p.enTranspose, p.enSmallK, p.filterSizeW, p.filterSizeH, p.fMatrixCtrl,
+                   cls.pack_ext(p.kExtension, p.mExtension, p.kStartPt, p.mStartPt),
+                   cls.pack_filter(p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW,
+                                   p.dilationFilterH))
+
+
+# Load3DBitModeParam bit fields: name -> (config word, low bit, width). Seed 000 表4 / 表5.
+BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
+    "kExtension": (0, 0, 16),
+    "mExtension": (0, 16, 16),
+    "kStartPt": (0, 32, 16),
+    "mStartPt": (0, 48, 16),
+    "strideW": (1, 0, 6),
+    "strideH": (1, 6, 6),
+    "filterW": (1, 12, 8),
+    "filterH": (1, 20, 8),
+    "dilationFilterW": (1, 28, 8),
+    "dilationFilterH": (1, 36, 8),
+    "filterSizeW": (1, 44, 1),
+    "filterSizeH": (1, 45, 1),
+    "transpose": (1, 46, 1),
+    "fmatrixCtrl": (1, 47, 1),
+    "channelSize": (1, 48, 16),
+}
+
+# C++ accessor suffixes (SetKExtension / GetKExtension ...) for each field.
+_ACCESSORS = {
+    "kExtension": "KExtension", "mExtension": "MExtension", "kStartPt": "KStartPt", "mStartPt": "MStartPt",
+    "strideW": "StrideW", "strideH": "StrideH", "filterW": "FilterW", "filterH": "FilterH",
+    "dilationFilterW": "DilationFilterW", "dilationFilterH": "DilationFilterH",
+    "filterSizeW": "FilterSizeW", "filterSizeH": "FilterSizeH", "transpose": "Transpose",
+    "fmatrixCtrl": "FmatrixCtrl", "channelSize": "ChannelSize",
+}
+
+
+class Load3DBitModeParam(_Struct):
+    """config0/config1 words with a getter/setter per bit field (seed 000; 950 only).
+
+    Built from a LoadData3DParamsV2 it keeps the window, filter and channel fields and drops
+    padList / l1H / l1W / padValue, which then come from the FMATRIX / PADDING registers.
+    """
+
+    def __init__(self, src: LoadData3DParamsV2 | int | None = None, config1: int = 0) -> None:
+        self.config0 = 0
+        self.config1 = 0
+        if isinstance(src, LoadData3DParamsV2):
+            for name in BITMODE_FIELDS:
+                attr = {"transpose": "enTranspose", "fmatrixCtrl": "fMatrixCtrl"}.get(name, name)
+                self.set(name, int(getattr(src, attr)))
+        elif src is not None:
+            for name, v in (("config0", src), ("config1", config1)):
+                if not 0 <= int(v) <= _U64:
+                    raise ParamRangeError(f"Load3DBitModeParam: {name} must fit in 64 bits, but got {v}")
+            self.config0, self.config1 = int(src), int(config1)
+
+    def set(self, name: str, value: int) -> None:
+        word, lo, width = BITMODE_FIELDS[name]
+        attr = ("config0", "config1")[word]
+        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, "Load3DBitModeParam"))
+
+    def get(self, name: str) -> int:
+        word, lo, width = BITMODE_FIELDS[name]
+        return _get((self.config0, self.config1)[word], lo, width)
+
+    def GetConfig0(self) -> int:  # noqa: N802
+        return self.config0
+
+    def GetConfig1(self) -> int:  # noqa: N802
+        return self.config1
+
+    def key(self) -> tuple:
+        return (self.config0, self.config1)
+
+    def as_dict(self) -> dict:
+        return {name: self.get(name) for name in BITMODE_FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Load3DBitModeParam) and self.key() == other.key()
+
+    def __repr__(self) -> str:
+        return f"Load3DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x})"
+
+
+def _make_accessor(name: str, suffix: str) -> None:
+    setattr(Load3DBitModeParam, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
+    setattr(Load3DBitModeParam, "Get" + suffix, lambda self, _n=name: self.get(_n))
+
+
+for _name, _suffix in _ACCESSORS.items():
+    _make_accessor(_name, _suffix)
+
+
+@dataclass
+class LoadDataRepeatParam(_Struct):
+    """SetLoadDataRepeat. dstStride exists on 950 only (doc: SetLoadDataRepeat.md 表2)."""
+
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    dstStride: int = 0
+
+
+@dataclass
+class LoadDataRepeatParamWithStride(_Struct):
+    """SetLoadDataRepeatWithStride (950)."""
+
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    dstStride: int = 0

@@ -1,0 +1,193 @@
+"""Access plans: what every data-movement instruction compiles to, and the one executor that runs them.
+
+A plan lists, for each destination element the instruction writes, the source element it reads or
+"pad". Offsets are in elements of the instruction's dtype, relative to the dst / src tensor starts,
+in program order. `Plan.build` coarsens the element lists into the largest byte units (32 B C0 blocks
+when the layout allows) so execution is two vectorised gathers over byte memory. Bounds and hazard
+checks run on the plan's extents before any byte is written, so a failing instruction leaves memory
+untouched.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .dtypes import pack_nibbles, unpack_nibbles
+from .errors import BoundsError, HazardError, HazardWarning
+from .memory import LocalTensor
+
+PAD = -1
+_UNITS = (32, 16, 8, 4, 2, 1)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A frozen access plan. `dst`/`src` are element offsets (src PAD = -1) in program order."""
+
+    instr: str
+    bits: int
+    dst: np.ndarray
+    src: np.ndarray
+    unit: int  # bytes per moved unit; 0 = nibble-granular (4-bit data that does not pair up)
+    dst_units: np.ndarray  # unit indices written from the source
+    src_units: np.ndarray  # unit indices read, parallel to dst_units
+    pad_units: np.ndarray  # unit indices written with the pad pattern
+    dst_end: int  # bytes: one past the last destination byte written (relative to dst start)
+    src_end: int  # bytes: one past the last source byte read (relative to src start)
+    info: dict = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, instr: str, bits: int, dst, src, info: dict | None = None) -> Plan:
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        src = np.asarray(src, dtype=np.int64).ravel()
+        # Later writes win (program order): keep the last write of each destination element.
+        order = np.argsort(dst, kind="stable")
+        d, s = dst[order], src[order]
+        if d.size > 1 and (d[1:] == d[:-1]).any():
+            last = np.r_[d[1:] != d[:-1], True]
+            d, s = d[last], s[last]
+        unit, du, su, pu = _coarsen(bits, d, s)
+        valid = s >= 0
+        dst_end = 0 if d.size == 0 else _byte_end(int(d.max()), bits)
+        src_end = 0 if not valid.any() else _byte_end(int(s[valid].max()), bits)
+        return cls(instr, bits, _frozen(dst), _frozen(src), unit, _frozen(du), _frozen(su), _frozen(pu),
+                   dst_end, src_end, dict(info or {}))
+
+    @property
+    def n_elements(self) -> int:
+        return int(np.unique(self.dst).size)
+
+    @property
+    def n_pad(self) -> int:
+        return int((self.src < 0).sum())
+
+    def dst_index_map(self, size: int) -> np.ndarray:
+        """Array of length `size`: for each dst element the src element it ends up holding (PAD = -1,
+        -2 = not written)."""
+        out = np.full(size, -2, dtype=np.int64)
+        ok = self.dst < size
+        out[self.dst[ok]] = self.src[ok]
+        return out
+
+
+def _byte_end(last_elem: int, bits: int) -> int:
+    return ((last_elem + 1) * bits + 7) // 8
+
+
+def _coarsen(bits: int, d: np.ndarray, s: np.ndarray):
+    """Largest unit (bytes) such that elements group into whole, aligned, contiguous runs."""
+    for u in _UNITS:
+        n = u * 8 // bits
+        if n == 0 or d.size % n:
+            continue
+        if n == 1:
+            return u, d[s >= 0], s[s >= 0], d[s < 0]
+        dd, ss = d.reshape(-1, n), s.reshape(-1, n)
+        step = np.arange(n)
+        if not ((dd[:, 0] % n == 0).all() and (dd == dd[:, :1] + step).all()):
+            continue
+        pad = (ss < 0).all(axis=1)
+        run = (ss[:, 0] % n == 0) & (ss == ss[:, :1] + step).all(axis=1)
+        if not (pad | run).all():
+            continue
+        return u, dd[~pad, 0] // n, ss[~pad, 0] // n, dd[pad, 0] // n
+    return 0, d[s >= 0], s[s >= 0], d[s < 0]  # 4-bit data that does not pair into bytes
+
+
+def pad_block(unit: int, bits: int, pattern: int) -> np.ndarray:
+    """`unit` bytes holding the pad bit pattern repeated (4-bit patterns fill both nibbles)."""
+    if bits == 4:
+        byte = (pattern & 0xF) | (pattern & 0xF) << 4
+        return np.full(max(unit, 1), byte, dtype=np.uint8)
+    one = np.array([pattern & ((1 << bits) - 1)], dtype=f"<u{bits // 8}").view(np.uint8)
+    return np.tile(one, unit // one.size)
+
+
+@dataclass
+class ExecReport:
+    """What one executed instruction did (for summaries, `explain`, benchmarks)."""
+
+    instr: str
+    bytes_written: int = 0
+    bytes_read: int = 0
+    pad_elements: int = 0
+    hazards: list[str] = field(default_factory=list)
+
+
+def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bool) -> list[str]:
+    """Bounds (errors) and hazards (warnings, or errors when strict). Runs before any write."""
+    dst.memory.check_range(dst.offset, plan.dst_end, f"{plan.instr}: destination")
+    if src is not None and plan.src_end:
+        src.memory.check_range(src.offset, plan.src_end, f"{plan.instr}: source")
+    hazards = []
+    if plan.dst_end > dst.nbytes:
+        hazards.append(
+            f"{plan.instr}: writes {plan.dst_end} B from {dst.position}@0x{dst.offset:x}, past the "
+            f"destination LocalTensor ({dst.nbytes} B); the chip does this, the tensor does not cover it"
+        )
+    if src is not None and plan.src_end > src.nbytes:
+        hazards.append(
+            f"{plan.instr}: reads {plan.src_end} B from {src.position}@0x{src.offset:x}, past the "
+            f"source LocalTensor ({src.nbytes} B)"
+        )
+    for h in hazards:
+        if strict:
+            raise HazardError(h)
+        warnings.warn(h, HazardWarning, stacklevel=4)
+    return hazards
+
+
+def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
+            strict: bool = False, boundary: int = 0) -> ExecReport:
+    """Run `plan`: check everything, then gather from `src` and scatter into `dst`.
+
+    `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
+    (SetLoadDataBoundary on A2/A3).
+    """
+    hazards = check_plan(plan, dst, src, strict)
+    u = plan.unit
+    if u == 0:
+        _execute_nibbles(plan, dst, src, pad_pattern, boundary)
+    else:
+        dview = dst.memory.data[dst.offset : dst.offset + plan.dst_end].view(f"V{u}")
+        if plan.src_units.size:
+            if boundary:
+                if boundary % u or src.offset % u:
+                    raise BoundsError(
+                        f"{plan.instr}: L1 boundary {boundary} B is not a multiple of the {u}-B access unit"
+                    )
+                absu = plan.src_units + src.offset // u
+                absu = np.where(absu * u >= boundary, absu - boundary // u, absu)
+                whole = src.memory.data[: src.memory.size - src.memory.size % u].view(f"V{u}")
+                dview[plan.dst_units] = whole[absu]
+            else:
+                sview = src.memory.data[src.offset : src.offset + plan.src_end].view(f"V{u}")
+                dview[plan.dst_units] = sview[plan.src_units]
+        if plan.pad_units.size:
+            dview[plan.pad_units] = pad_block(u, plan.bits, pad_pattern).view(f"V{u}")[0]
+    n_pad = plan.pad_units.size * (max(u, 1) * 8 // plan.bits if u else 1)
+    return ExecReport(plan.instr, bytes_written=plan.dst.size * plan.bits // 8,
+                      bytes_read=(plan.dst.size - n_pad) * plan.bits // 8, pad_elements=n_pad,
+                      hazards=hazards)
+
+
+def _execute_nibbles(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad: int, boundary: int):
+    nbytes = plan.dst_end
+    region = dst.memory.data[dst.offset : dst.offset + nbytes]
+    nib = unpack_nibbles(region)
+    if plan.src_units.size:
+        s = src.memory.data[src.offset : src.offset + plan.src_end]
+        if boundary:
+            raise BoundsError(f"{plan.instr}: SetLoadDataBoundary with 4-bit element-granular plans")
+        nib[plan.dst_units] = unpack_nibbles(s)[plan.src_units]
+    nib[plan.pad_units] = pad & 0xF
+    region[:] = pack_nibbles(nib)
