@@ -14,10 +14,18 @@ from .load3d import (
     LoadDataRepeatParam,
     LoadDataRepeatParamWithStride,
 )
+from .load2d import (
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+)
 from .mmad import MmadParams
 
 __all__ = [
     "BITMODE_FIELDS", "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
-    "LoadDataRepeatParamWithStride", "MmadParams",
+    "LoadDataRepeatParamWithStride", "MmadParams", "LoadData2DParams", "LoadData2DParamsV2",
+    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "LoadData2DMxParams",
 ]
