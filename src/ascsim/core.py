@@ -47,7 +47,7 @@ class Registers:
     fmatrix_right: Fmatrix = field(default_factory=Fmatrix)
     padding: int = 0  # raw bit pattern; the instruction reads the low bits of its element width
     repeat: RepeatConfig = field(default_factory=RepeatConfig)
-    boundary: int = 0  # bytes; 0 = no boundary
+    boundary: int = 0  # raw boundaryValue: bytes for v2, 32-B units for v1; 0 = no boundary
 
 
 class Core:
@@ -120,8 +120,8 @@ class Core:
         """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
         instr = "SetFmatrix"
         self.chip.check("SetFmatrix", instr=instr)
-        h = checks.in_range(instr, "l1H", l1H, 0, 32767)
-        w = checks.in_range(instr, "l1W", l1W, 0, 32767)
+        h = checks.in_range(instr, "l1H", l1H, 1, 32767)  # doc: SetFmatrix.md 表1, l1H/l1W in [1, 32767]
+        w = checks.in_range(instr, "l1W", l1W, 1, 32767)
         pads = _pad_list(instr, padList)
         if str(mode).upper().removeprefix("FMATRIXMODE.") not in ("FMATRIX_LEFT", "LEFT"):
             raise UnsupportedError(f"{instr}: FmatrixMode must be FMATRIX_LEFT (the only documented mode), "
@@ -130,8 +130,10 @@ class Core:
 
     def set_padding_value(self, value: float, dtype: DType | str = "half") -> None:
         """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern."""
-        self.chip.check("SetLoadDataPaddingValue", instr="SetLoadDataPaddingValue")
-        self.regs.padding = pad_pattern(get_dtype(dtype), value)
+        instr = "SetLoadDataPaddingValue"
+        dt = get_dtype(dtype)
+        self.chip.check(instr, dt.name, instr=instr)  # doc: SetLoadDataPaddingValue.md 数据类型
+        self.regs.padding = checked_pad_pattern(instr, dt, value)
 
     def set_load_data_repeat(self, p: LoadDataRepeatParam | LoadDataRepeatParamWithStride) -> None:
         """SetLoadDataRepeat / SetLoadDataRepeatWithStride (doc: SetLoadDataRepeat*.md)."""
@@ -184,6 +186,15 @@ class Core:
         report = mmad(self, c, a, b, params, bias)
         self.log.append(report)
         return report
+
+
+def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
+    """Bit pattern of padValue as a T, re-raising an unrepresentable value under the instruction's name."""
+    try:
+        return pad_pattern(dt, value)
+    except ParamRangeError as e:
+        raise ParamRangeError(f"{instr}: padValue must be representable as {dt.name}, but got {value!r} "
+                              f"({e})") from None
 
 
 def _pad_list(instr: str, padList) -> tuple[int, int, int, int]:

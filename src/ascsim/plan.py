@@ -44,6 +44,10 @@ class Plan:
     dst_end: int  # bytes: one past the last destination byte written (relative to dst start)
     src_end: int  # bytes: one past the last source byte read (relative to src start)
     info: dict = field(default_factory=dict)
+    # When the written units tile [0, n) exactly, one np.take(out=...) does the whole move:
+    # `dense_src` holds a source unit per destination unit (pads point at unit 0, then get overwritten).
+    dense_src: np.ndarray | None = None
+    n_pad: int = 0
 
     @classmethod
     def build(cls, instr: str, bits: int, dst, src, info: dict | None = None) -> Plan:
@@ -59,16 +63,18 @@ class Plan:
         valid = s >= 0
         dst_end = 0 if d.size == 0 else _byte_end(int(d.max()), bits)
         src_end = 0 if not valid.any() else _byte_end(int(s[valid].max()), bits)
+        dense = None
+        n_units = du.size + pu.size
+        if unit and n_units and dst_end == n_units * unit:  # every unit of [0, dst_end) is written
+            dense = np.zeros(n_units, dtype=np.intp)
+            dense[du] = su
+            dense = _frozen(dense).astype(np.intp)
         return cls(instr, bits, _frozen(dst), _frozen(src), unit, _frozen(du), _frozen(su), _frozen(pu),
-                   dst_end, src_end, dict(info or {}))
+                   dst_end, src_end, dict(info or {}), dense, int((~valid).sum()))
 
     @property
     def n_elements(self) -> int:
         return int(np.unique(self.dst).size)
-
-    @property
-    def n_pad(self) -> int:
-        return int((self.src < 0).sum())
 
     def dst_index_map(self, size: int) -> np.ndarray:
         """Array of length `size`: for each dst element the src element it ends up holding (PAD = -1,
@@ -121,6 +127,7 @@ class ExecReport:
     bytes_read: int = 0
     pad_elements: int = 0
     hazards: list[str] = field(default_factory=list)
+    plan: Plan | None = field(default=None, repr=False)
 
 
 def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bool) -> list[str]:
@@ -128,6 +135,8 @@ def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bo
     dst.memory.check_range(dst.offset, plan.dst_end, f"{plan.instr}: destination")
     if src is not None and plan.src_end:
         src.memory.check_range(src.offset, plan.src_end, f"{plan.instr}: source")
+    if plan.dst_end <= dst.nbytes and (src is None or plan.src_end <= src.nbytes):
+        return []
     hazards = []
     if plan.dst_end > dst.nbytes:
         hazards.append(
@@ -146,6 +155,18 @@ def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bo
     return hazards
 
 
+_VOID = {u: np.dtype(f"V{u}") for u in _UNITS}
+_PAD_BLOCKS: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _pad_unit(u: int, bits: int, pattern: int) -> np.ndarray:
+    key = (u, bits, pattern)
+    blk = _PAD_BLOCKS.get(key)
+    if blk is None:
+        blk = _PAD_BLOCKS[key] = pad_block(u, bits, pattern).view(f"V{u}")[0]
+    return blk
+
+
 def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
             strict: bool = False, boundary: int = 0) -> ExecReport:
     """Run `plan`: check everything, then gather from `src` and scatter into `dst`.
@@ -158,7 +179,8 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
     if u == 0:
         _execute_nibbles(plan, dst, src, pad_pattern, boundary)
     else:
-        dview = dst.memory.data[dst.offset : dst.offset + plan.dst_end].view(f"V{u}")
+        vu = _VOID[u]
+        dview = dst.memory.data[dst.offset : dst.offset + plan.dst_end].view(vu)
         if plan.src_units.size:
             if boundary:
                 if boundary % u or src.offset % u:
@@ -170,14 +192,15 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
                 whole = src.memory.data[: src.memory.size - src.memory.size % u].view(f"V{u}")
                 dview[plan.dst_units] = whole[absu]
             else:
-                sview = src.memory.data[src.offset : src.offset + plan.src_end].view(f"V{u}")
-                dview[plan.dst_units] = sview[plan.src_units]
+                sview = src.memory.data[src.offset : src.offset + plan.src_end].view(vu)
+                if plan.dense_src is not None:
+                    np.take(sview, plan.dense_src, out=dview)
+                else:
+                    dview[plan.dst_units] = sview[plan.src_units]
         if plan.pad_units.size:
-            dview[plan.pad_units] = pad_block(u, plan.bits, pad_pattern).view(f"V{u}")[0]
-    n_pad = plan.pad_units.size * (max(u, 1) * 8 // plan.bits if u else 1)
-    return ExecReport(plan.instr, bytes_written=plan.dst.size * plan.bits // 8,
-                      bytes_read=(plan.dst.size - n_pad) * plan.bits // 8, pad_elements=n_pad,
-                      hazards=hazards)
+            dview[plan.pad_units] = _pad_unit(u, plan.bits, pad_pattern)
+    written = plan.dst.size * plan.bits // 8
+    return ExecReport(plan.instr, written, written - plan.n_pad * plan.bits // 8, plan.n_pad, hazards, plan)
 
 
 def _execute_nibbles(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad: int, boundary: int):

@@ -32,5 +32,12 @@ def dispatch_load_data(core, dst, src, params, config=None, *, dst_pos=None, src
     return fn(core, dst, src, params, config, dst_pos, src_pos)
 
 
+_LOADED = False
+
+
 def _load_families() -> None:
+    global _LOADED
+    if _LOADED:
+        return
     from . import load3d  # noqa: F401  (registers its overloads)
+    _LOADED = True

@@ -3,6 +3,13 @@
 Positional order = the C++ constructor / aggregate order, so brace initialisers can be pasted.
 """
 
+from .load2d import (
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+)
 from .load3d import (
     BITMODE_FIELDS,
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
@@ -13,13 +20,6 @@ from .load3d import (
     LoadData3DParamsV2Pro,
     LoadDataRepeatParam,
     LoadDataRepeatParamWithStride,
-)
-from .load2d import (
-    LoadData2DMxParams,
-    LoadData2DParams,
-    LoadData2DParamsV2,
-    LoadData2dTransposeParams,
-    LoadData2dTransposeParamsV2,
 )
 from .mmad import MmadParams
 

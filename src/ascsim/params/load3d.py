@@ -9,14 +9,15 @@ their bit widths here because that is where a value would be truncated.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 
 from ..errors import ParamRangeError
 
 
 class _Struct:
     def key(self) -> tuple:
-        return tuple(tuple(v) if isinstance(v, list) else v for v in astuple(self))  # type: ignore[arg-type]
+        """Hashable snapshot of the field values (fast: called on every instruction)."""
+        return tuple([tuple(v) if v.__class__ is list else v for v in self.__dict__.values()])
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]

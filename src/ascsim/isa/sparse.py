@@ -1,0 +1,326 @@
+"""4:2 structured sparsity on Atlas A2/A3: LoadDataWithSparse, MmadWithSparse and the offline helpers.
+
+Semantics (CONCEPTS §6; docs: 矩阵计算的搬入/LoadDataWithSparse.md, Mmad计算/MmadWithSparse.md,
+矩阵计算分形介绍/辅助矩阵分形格式详解.md "4选2稀疏索引矩阵", 矩阵计算输入搬运约束.md; seed 004):
+
+- The original weight matrix B (K x N, int8) has at most 2 nonzeros in every group of 4 consecutive
+  K rows. Densifying keeps 2 values per group: dense B is (K/2) x N, dense row kd = 2g + s (group g,
+  slot s), and each dense element gets a 2-bit index code in 0..2 (`densify_2to4`).
+- Dense B lives in L1 as Zn with 32 x 16 int8 fractals (512 B). The codes live in L1 as Zn with 16 x 8
+  byte fractals (128 B), one-to-one with the B fractals; a byte holds the codes of 4 consecutive dense
+  rows of one column, code j in bits [2j+1:2j] (the doc's "reversed order": written MSB-first the
+  digits of codes 1 2 0 1 read 1 0 2 1, i.e. byte 0x49) (`pack_sparse_index`).
+- LoadDataWithSparse copies B fractal startIndex+i (512 B) to L0B fractal i and index fractal
+  startIndex+i (128 B) into the sparse index buffer (a quarter of L0B).
+- MmadWithSparse computes C[m][n] = sum_kd A[m][row(kd, n)] * Bd[kd][n], A being the full M x K int8
+  matrix in L0A (Zz, K1 = ceil(k/32) over the original k), C int32 in L0C (Nz).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..core import Core
+from ..errors import ParamRangeError, UnsupportedError
+from ..layouts import R0, cdiv, nz_offset, zn_offset, zz_offset
+from ..memory import LocalTensor
+from ..params import LoadData2DParams, MmadParams
+from ..plan import ExecReport, Plan, check_plan, execute
+
+LOAD = "LoadDataWithSparse"
+MMAD = "MmadWithSparse"
+
+B_FRACTAL = 512  # bytes of one dense int8 Zn fractal (32 K x 16 N)
+IDX_FRACTAL = 128  # bytes of one index fractal (16 N x 8 bytes = 16 x 32 two-bit codes)
+K0 = 32  # int8 C0: dense rows per B fractal
+IDX_RATIO = B_FRACTAL // IDX_FRACTAL  # index-buffer offset = L0B offset / 4 (CONCEPTS §9 Q24)
+
+
+# -- offline helpers: densify and pack --------------------------------------------------------------
+
+
+def densify_2to4(b: np.ndarray, *, allow_overfull: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Densify a 4:2-sparse int8 matrix B (K x N) into (dense, codes), both (ceil(K/4)*2) x N.
+
+    Per group of 4 rows and per column, following the 稠密化算法 table of 辅助矩阵分形格式详解.md
+    (4选2稀疏索引矩阵), X/Y being the nonzeros in row order:
+    two nonzeros at p < q -> codes (p, q-1), dense (X, Y); one nonzero at p < 3 -> (p, 0), dense (X, 0);
+    one nonzero at p = 3 -> (0, 2), dense (0, X); none -> (0, 0), dense (0, 0).
+    K need not be a multiple of 4: the last group is padded with zero rows.
+    A group with 3 or 4 nonzeros raises ParamRangeError, unless `allow_overfull`, which keeps the first
+    two nonzeros (the rule MmadWithSparse.md 约束说明 states for the hardware).
+    """
+    instr = "densify_2to4"
+    b = np.asarray(b)
+    if b.ndim != 2:
+        raise ParamRangeError(f"{instr}: b must be a 2-D K x N matrix, but got shape {b.shape}")
+    if b.dtype != np.int8:
+        raise ParamRangeError(f"{instr}: b must have dtype int8, but got {b.dtype}")
+    k, n = b.shape
+    g = cdiv(k, 4)
+    padded = np.zeros((g * 4, n), dtype=np.int8)
+    padded[:k] = b
+    grp = padded.reshape(g, 4, n)
+    nz = grp != 0
+    count = nz.sum(axis=1)  # (g, n)
+    if not allow_overfull and (count > 2).any():
+        gi, ni = np.argwhere(count > 2)[0]
+        raise ParamRangeError(
+            f"{instr}: b must have at most 2 nonzeros in every group of 4 rows, but rows "
+            f"{4 * gi}..{4 * gi + 3} of column {ni} hold {count[gi, ni]}")
+    # Positions of the first and second nonzero (4 = none): argmax over a cumulative count.
+    cum = np.cumsum(nz, axis=1)
+    first = np.where(count >= 1, np.argmax(cum >= 1, axis=1), 4)
+    second = np.where(count >= 2, np.argmax(cum >= 2, axis=1), 4)
+    c0 = np.zeros((g, n), dtype=np.uint8)
+    c1 = np.zeros((g, n), dtype=np.uint8)
+    p0 = np.zeros((g, n), dtype=np.int64)  # element taken for dense slot 0
+    p1 = np.ones((g, n), dtype=np.int64)  # element taken for dense slot 1
+    two = count >= 2
+    c0[two], c1[two] = first[two], second[two] - 1
+    p0[two], p1[two] = first[two], second[two]
+    one_lo = (count == 1) & (first < 3)
+    c0[one_lo] = first[one_lo]
+    p0[one_lo] = first[one_lo]
+    one_hi = (count == 1) & (first == 3)
+    c1[one_hi] = 2
+    p1[one_hi] = 3
+    rows = np.arange(g)[:, None]
+    cols = np.arange(n)[None, :]
+    v0 = np.where(count >= 1, grp[rows, p0, cols], 0)
+    v1 = np.where(two | one_hi, grp[rows, p1, cols], 0)
+    dense = np.stack([v0, v1], axis=1).reshape(2 * g, n).astype(np.int8)
+    codes = np.stack([c0, c1], axis=1).reshape(2 * g, n)
+    return dense, codes
+
+
+def index_byte_offset(kd, n, n_cols: int):
+    """Byte of the packed index of dense element (kd, n): Zn with 128-B fractals, one-to-one with the
+    512-B B fractals (辅助矩阵分形格式详解.md 格式转换过程: (K1, N1, N0, K0), 4 codes per byte)."""
+    return ((kd // K0) * cdiv(n_cols, R0) + n // R0) * IDX_FRACTAL + (n % R0) * (K0 // 4) + (kd % K0) // 4
+
+
+def pack_sparse_index(codes: np.ndarray) -> np.ndarray:
+    """Pack 2-bit codes (Kd x N, values 0..2) into the L1 Zn index layout, as a uint8 array.
+
+    Code of dense row kd sits in bits [2j+1:2j] of its byte, j = kd % 4 (LoadDataWithSparse.md 功能说明
+    "逆序排布"; seed 004). Kd is padded to a multiple of 32 and N to a multiple of 16 with code 0.
+    """
+    instr = "pack_sparse_index"
+    codes = np.asarray(codes)
+    if codes.ndim != 2:
+        raise ParamRangeError(f"{instr}: codes must be a 2-D Kd x N matrix, but got shape {codes.shape}")
+    if codes.size and (codes.min() < 0 or codes.max() > 2):
+        raise ParamRangeError(f"{instr}: codes must be in 0..2, but got values in "
+                              f"[{codes.min()}, {codes.max()}]")
+    kd_n, n_n = codes.shape
+    out = np.zeros(cdiv(kd_n, K0) * cdiv(n_n, R0) * IDX_FRACTAL, dtype=np.uint8)
+    kd, n = np.meshgrid(np.arange(kd_n), np.arange(n_n), indexing="ij")
+    shifted = (codes.astype(np.uint8) << (2 * (kd % 4)).astype(np.uint8)).astype(np.uint8)
+    np.bitwise_or.at(out, index_byte_offset(kd, n, n_n).ravel(), shifted.ravel())
+    return out
+
+
+def unpack_sparse_index(raw: np.ndarray, kd_rows: int, n_cols: int) -> np.ndarray:
+    """Inverse of `pack_sparse_index`: the Kd x N code matrix from packed Zn index bytes."""
+    kd, n = np.meshgrid(np.arange(kd_rows), np.arange(n_cols), indexing="ij")
+    byte = np.asarray(raw, dtype=np.uint8)[index_byte_offset(kd, n, n_cols)]
+    return ((byte >> (2 * (kd % 4)).astype(np.uint8)) & 3).astype(np.uint8)
+
+
+# -- LoadDataWithSparse -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SparseLoadSpec:
+    """Effective LoadDataWithSparse parameters (the plan cache key)."""
+
+    startIndex: int
+    repeatTimes: int
+
+
+@lru_cache(maxsize=256)
+def plan_sparse_load(spec: SparseLoadSpec) -> tuple[Plan, Plan]:
+    """(data plan, index plan): iteration i copies B fractal startIndex+i (512 B) to L0B fractal i and
+    index fractal startIndex+i (128 B) to index fractal i (LoadDataWithSparse.md 图1: consecutive
+    fractals, no stride)."""
+    plans = []
+    for size, what in ((B_FRACTAL, "data"), (IDX_FRACTAL, "index")):
+        i = np.arange(spec.repeatTimes)[:, None]
+        j = np.arange(size)[None, :]
+        dst = i * size + j
+        src = (spec.startIndex + i) * size + j
+        plans.append(Plan.build(LOAD, 8, dst, src, info={"spec": spec, "part": what}))
+    return plans[0], plans[1]
+
+
+def index_buffer_tensor(core: Core, l0b: LocalTensor, length: int) -> LocalTensor:
+    """The sparse-index-buffer view that belongs to L0B tensor `l0b`: byte offset = L0B offset / 4
+    (CONCEPTS §9 Q24: the docs give no address; the official example uses offset 0 for both)."""
+    return LocalTensor(core.memory("SPARSE_IDX"), "SPARSE_IDX", l0b.offset // IDX_RATIO, "uint8_t", length)
+
+
+def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor,
+                          params: LoadData2DParams) -> ExecReport:
+    """`LoadDataWithSparse(dst, src, idx, loadDataParam)` (doc: LoadDataWithSparse.md).
+
+    Only startIndex and repeatTimes are used; srcStride, sid, dstGap and addrMode are "未使用，无需配置"
+    and ignored; ifTranspose=true is rejected ("不支持转置功能").
+    """
+    core.chip.check(LOAD, instr=LOAD)
+    checks.position(LOAD, "dst", dst, ("L0B",))
+    checks.position(LOAD, "src", src, ("L1",))
+    checks.position(LOAD, "idx", idx, ("L1",))
+    for what, t, want in (("dst", dst, "int8_t"), ("src", src, "int8_t"), ("idx", idx, "uint8_t")):
+        if t.dtype.name != want:
+            raise UnsupportedError(f"{LOAD}: {what} dtype must be {want}, but got {t.dtype.name}")
+    core.chip.check(LOAD, "int8_t", "L1", "L0B", instr=LOAD)
+    core.chip.check(LOAD, "uint8_t", "L1", "SPARSE_IDX", instr=LOAD)
+    start = checks.in_range(LOAD, "startIndex", params.startIndex, 0, 65535)
+    rep = checks.in_range(LOAD, "repeatTimes", params.repeatTimes, 0, 255)
+    if checks.flag(LOAD, "ifTranspose", params.ifTranspose):
+        raise UnsupportedError(f"{LOAD}: ifTranspose must be false (LoadDataWithSparse.md 约束说明: "
+                               "不支持转置功能), but got True")
+    checks.aligned(LOAD, "dst (L0B)", dst, 512)
+    checks.aligned(LOAD, "src (L1)", src, 32)
+    checks.aligned(LOAD, "idx (L1)", idx, 32)
+    if rep == 0:
+        return ExecReport(LOAD)  # doc: repeatTimes = 0 is a NOP
+    data_plan, idx_plan = plan_sparse_load(SparseLoadSpec(start, rep))
+    idx_dst = index_buffer_tensor(core, dst, rep * IDX_FRACTAL)
+    pairs = ((data_plan, dst, src), (idx_plan, idx_dst, idx))
+    # Both plans must pass bounds (and, when strict, hazard) checks before either writes a byte.
+    for plan, d, s in pairs:
+        d.memory.check_range(d.offset, plan.dst_end, f"{LOAD}: destination")
+        s.memory.check_range(s.offset, plan.src_end, f"{LOAD}: source")
+        if core.strict:
+            check_plan(plan, d, s, strict=True)
+    reports = [execute(plan, d, s, 0, core.strict) for plan, d, s in pairs]
+    return ExecReport(LOAD, bytes_written=sum(r.bytes_written for r in reports),
+                      bytes_read=sum(r.bytes_read for r in reports),
+                      hazards=[h for r in reports for h in r.hazards])
+
+
+# -- MmadWithSparse ---------------------------------------------------------------------------------
+
+
+def _region(instr: str, t: LocalTensor, nbytes: int, what: str) -> np.ndarray:
+    """The `nbytes` bytes an operand read touches, after a physical bounds check."""
+    t.memory.check_range(t.offset, nbytes, f"{instr}: {what}")
+    return t.memory.data[t.offset : t.offset + nbytes]
+
+
+def sparse_rows(codes: np.ndarray) -> np.ndarray:
+    """Original K row selected for each dense element (Kd x N) from its codes (MmadWithSparse.md 表2).
+
+    Slot 0 (even kd) takes element idx0 of its group; slot 1 takes element max(idx0, idx1 + 1). The max
+    reproduces every row of 表2, including (2'b10, 2'b00) -> "X/X" at element 2 and (2'b01, 2'b00) ->
+    "X/X" at element 1, where a plain idx1 + 1 would give element 1 for (2, 0) (CONCEPTS §9 Q25).
+    """
+    g = 4 * (np.arange(codes.shape[0]) // 2)[:, None]
+    idx0 = codes[0::2].astype(np.int64)
+    idx1 = codes[1::2].astype(np.int64)
+    rows = np.empty(codes.shape, dtype=np.int64)
+    rows[0::2] = idx0
+    rows[1::2] = np.maximum(idx0, idx1 + 1)
+    return g + rows
+
+
+@dataclass(frozen=True)
+class _MmadShape:
+    m: int
+    n: int
+    k: int
+
+    @property
+    def kd(self) -> int:
+        """Dense rows: 2 per group of 4 original rows."""
+        return 2 * cdiv(self.k, 4)
+
+
+def _check_mmad(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams
+                ) -> tuple[_MmadShape, bool]:
+    """Validate everything (MmadWithSparse.md 表4/表5/约束说明); return the shape and whether C is
+    initialised to 0 (else accumulated)."""
+    core.chip.check(MMAD, instr=MMAD)
+    checks.position(MMAD, "dst (C)", c, ("L0C",))
+    checks.position(MMAD, "fm (A)", a, ("L0A",))
+    checks.position(MMAD, "filter (B)", b, ("L0B",))
+    for what, t, want in (("dst (C)", c, "int32_t"), ("fm (A)", a, "int8_t"), ("filter (B)", b, "int8_t")):
+        if t.dtype.name != want:
+            raise UnsupportedError(f"{MMAD}: {what} dtype must be {want} (MmadWithSparse.md 表6), "
+                                   f"but got {t.dtype.name}")
+    core.chip.check_combo(MMAD, (a.dtype.name, b.dtype.name, c.dtype.name), instr=MMAD)
+    m = checks.in_range(MMAD, "m", p.m, 0, 4095)
+    n = checks.in_range(MMAD, "n", p.n, 0, 4095)
+    k = checks.in_range(MMAD, "k", p.k, 0, 4095)
+    if checks.flag(MMAD, "kDirectionAlign", p.kDirectionAlign):
+        raise UnsupportedError(f"{MMAD}: kDirectionAlign must be false (MmadWithSparse.md 表5: "
+                               "不支持配置为true), but got True")
+    if p.unitFlag not in (0, 2, 3):
+        raise ParamRangeError(f"{MMAD}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r}")
+    init_val = checks.flag(MMAD, "cmatrixInitVal", p.cmatrixInitVal)
+    source = checks.flag(MMAD, "cmatrixSource", p.cmatrixSource)
+    is_bias = checks.flag(MMAD, "isBias", p.isBias)
+    checks.aligned(MMAD, "dst (C)", c, 1024)
+    checks.aligned(MMAD, "fm (A)", a, 512)
+    checks.aligned(MMAD, "filter (B)", b, 512)
+    init_zero = init_val and not is_bias  # the C++ API sends cmatrixInitVal && !isBias (CONCEPTS §8)
+    if not init_zero and source:
+        raise UnsupportedError(
+            f"{MMAD}: cmatrixSource=true (C initialised from the BiasTable) is not modelled: the "
+            "MmadWithSparse prototype takes no bias tensor, so the BT address it reads is undocumented")
+    return _MmadShape(m, n, k), init_zero
+
+
+def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams
+                     ) -> ExecReport:
+    """`MmadWithSparse(dst, fm, filter, mmadParams)` (doc: Mmad计算/MmadWithSparse.md).
+
+    C[m][n] (+)= sum_kd A[m][row(kd, n)] * Bd[kd][n] for kd < 2*ceil(k/4), row() from `sparse_rows` on
+    the codes in the sparse index buffer at L0B offset / 4. A is read as Zz with K1 = ceil(k/32) over the
+    original k; selected rows >= k fall in A's fractal padding, which Mmad ignores, so they contribute 0.
+    m = 1 is not GEMV ("MmadWithSparse接口不支持Gemv模式"): A stays Zz.
+    """
+    shape, init_zero = _check_mmad(core, c, a, b, params)
+    m, n, k = shape.m, shape.n, shape.k
+    if m == 0 or n == 0 or k == 0:
+        return ExecReport(MMAD)  # doc: any of M/K/N = 0 is a NOP
+    kd = shape.kd
+    m1, n1 = cdiv(m, R0), cdiv(n, R0)
+    # Read every operand (bounds-checked) before writing C.
+    a_raw = _region(MMAD, a, m1 * cdiv(k, K0) * B_FRACTAL, "fm (A)")
+    b_raw = _region(MMAD, b, cdiv(kd, K0) * n1 * B_FRACTAL, "filter (B)")
+    idx_t = index_buffer_tensor(core, b, 0)
+    i_raw = _region(MMAD, idx_t, cdiv(kd, K0) * n1 * IDX_FRACTAL, "sparse index buffer")
+    c_bytes = n1 * m1 * R0 * R0 * 4
+    c_raw = _region(MMAD, c, c_bytes, "dst (C)")
+    mi, ki = np.meshgrid(np.arange(m), np.arange(k), indexing="ij")
+    a_mat = a_raw.view(np.int8)[zz_offset(mi, ki, k, K0)]
+    di, ni = np.meshgrid(np.arange(kd), np.arange(n), indexing="ij")
+    bd = b_raw.view(np.int8)[zn_offset(di, ni, n, K0)]
+    codes = unpack_sparse_index(i_raw, kd, n)
+    if (codes > 2).any():
+        bad_kd, bad_n = np.argwhere(codes > 2)[0]
+        byte = idx_t.offset + int(index_byte_offset(bad_kd, bad_n, n))
+        raise ParamRangeError(
+            f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, but "
+            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was the index loaded with LoadDataWithSparse?)")
+    rows = sparse_rows(codes)
+    # Expand the dense B back to K rows (two slots may select the same row: their values add) and drop
+    # rows >= k (A's padding). Then C = A @ B_full, exact in float64 (|sum| < 4095*128*128 < 2^53).
+    b_full = np.zeros((2 * kd, n), dtype=np.float64)  # 4 rows per group; rows.max() <= 2*kd - 1
+    np.add.at(b_full, (rows, ni), bd.astype(np.float64))
+    prod = a_mat.astype(np.float64) @ b_full[:k]
+    ci, cj = np.meshgrid(np.arange(m), np.arange(n), indexing="ij")
+    c_off = nz_offset(ci, cj, m, R0)
+    c_view = c_raw.view(np.int32)
+    acc = prod.astype(np.int64)
+    if not init_zero:
+        acc += c_view[c_off].astype(np.int64)
+    c_view[c_off] = acc.astype(np.int32)  # int32 wrap-around on overflow (astype from int64)
+    return ExecReport(MMAD, bytes_written=m * n * 4, bytes_read=a_mat.size + bd.size + codes.size // 4)

@@ -1,0 +1,204 @@
+"""LoadDataWithTranspose (LoadData2dTransposeParams and ...V2): validate -> plan -> execute.
+
+Semantics (CONCEPTS §5; doc: LoadDataWithTranspose.md 功能说明, 分形转置, 表3/表4; seed 002):
+each iteration reads one *square* built from n_f source fractals (512 B each), transposes it and
+writes it back as n_f fractals.
+
+| width | fractal | n_f | square S                                  | output fractal j          |
+| b16   | 16x16   | 1   | S = F0                                    | S^T                       |
+| b8    | 16x32   | 2   | 32x32, F_j = rows 16j..16j+15 (stacked)   | rows 16j..16j+15 of S^T   |
+| b4    | 16x64   | 4   | 64x64, F_j = rows 16j..16j+15 (stacked)   | rows 16j..16j+15 of S^T   |
+| b32   | 16x8    | 2   | 16x16, F_j = cols 8j..8j+7 (side by side) | cols 8j..8j+7 of S^T      |
+
+Iteration i (0-based) reads source fractal F_j and writes destination fractal D_j:
+  V1: F_j = (startIndex ± i*srcStride) * n_f + j                  (startIndex/srcStride count squares)
+  V2: F_j = startIndex ± i*srcStride + j*(srcFracGap + 1)          (they count fractals, 表4)
+  D_j = i*(dstGap + 1) + j*(dstFracGap + 1)                        (dstFracGap has no effect for b16)
+with "-" when addrMode is true (decrement, 表3 控制地址更新方式). repeatTimes = 0 is a NOP (V1).
+
+`load_data_with_transpose` is the fast path (cached plan + `ascsim.plan.execute`);
+`ref_load_data_with_transpose` is the slow reference written as loops straight from the doc text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..chips import get_chip
+from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..memory import LocalTensor
+from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
+from ..plan import ExecReport, Plan, execute
+
+INSTR = "LoadDataWithTranspose"
+U16 = 65535
+
+#: bits -> (n_f fractals per square, square side in elements, fractals stacked vertically?)
+GEOMETRY: dict[int, tuple[int, int, bool]] = {
+    4: (4, 64, True),  # doc 分形转置: 4 x 16x64 -> 64x64 (CONCEPTS §9 Q22 default)
+    8: (2, 32, True),  # 2 x 16x32 -> 32x32
+    16: (1, 16, True),  # 1 x 16x16
+    32: (2, 16, False),  # 2 x 16x8 side by side -> 16x16 (IN-CON 分形约束 "Nz当且仅当Row==16")
+}
+
+
+@dataclass(frozen=True)
+class TransposeSpec:
+    """Effective, validated fractal walk of one call (the plan-cache key). All steps in fractals."""
+
+    bits: int
+    repeat: int
+    first: int  # source fractal F_0 of iteration 0
+    step: int  # source fractal step between iterations (negative = addrMode decrement)
+    frac_step: int  # source fractal step between F_j and F_j+1 inside an iteration
+    dst_step: int  # dstGap + 1
+    dst_frac_step: int  # dstFracGap + 1 (1 for b16, where it has no effect)
+
+    def fractals(self) -> tuple[np.ndarray, np.ndarray]:
+        """(source, destination) fractal index arrays, shape (repeat, n_f)."""
+        n_f = GEOMETRY[self.bits][0]
+        i = np.arange(self.repeat, dtype=np.int64)[:, None]
+        j = np.arange(n_f, dtype=np.int64)[None, :]
+        return self.first + i * self.step + j * self.frac_step, i * self.dst_step + j * self.dst_frac_step
+
+
+@lru_cache(maxsize=1024)
+def plan_transpose(spec: TransposeSpec) -> Plan:
+    """Element-level plan: for every element T[a][b] of each transposed square, its dst and src offsets."""
+    n_f, side, stacked = GEOMETRY[spec.bits]
+    frac_elems = 4096 // spec.bits  # 512 B
+    src_f, dst_f = spec.fractals()
+    a, b = np.meshgrid(np.arange(side), np.arange(side), indexing="ij")  # T = S^T, T[a][b] = S[b][a]
+    if stacked:  # fractal rows of C0 = side elements; fractal j holds square rows 16j..16j+15
+        dst = dst_f[:, a // 16] * frac_elems + (a % 16) * side + b
+        src = src_f[:, b // 16] * frac_elems + (b % 16) * side + a
+    else:  # b32: 16 rows x 8 cols per fractal; fractal j holds square cols 8j..8j+7
+        dst = dst_f[:, b // 8] * frac_elems + a * 8 + b % 8
+        src = src_f[:, a // 8] * frac_elems + b * 8 + a % 8
+    return Plan.build(INSTR, spec.bits, dst, src, info={"spec": spec, "src_fractals": src_f,
+                                                        "dst_fractals": dst_f})
+
+
+# -- validation ---------------------------------------------------------------------------------------
+
+
+def _check_positions(chip, v2: bool, dtype: str, bits: int, src_pos: str, dst_pos: str,
+                     src_mem: str, dst_mem: str) -> None:
+    """TPositions, path and dtype per chip (doc: LoadDataWithTranspose.md 表2, 数据类型; seed 002 表1/2)."""
+    if src_pos not in ("A1", "B1"):
+        raise UnsupportedError(f"{INSTR}: src must be a LocalTensor in TPosition A1 or B1 (L1), "
+                               f"but got TPosition {src_pos} ({src_mem})")
+    if dst_pos not in ("A2", "B2"):
+        raise UnsupportedError(f"{INSTR}: dst must be a LocalTensor in TPosition A2 or B2 (L0A/L0B), "
+                               f"but got TPosition {dst_pos} ({dst_mem})")
+    if v2:
+        chip.check("LoadDataWithTransposeV2", dtype, src_mem, dst_mem, instr=INSTR)
+    chip.check("LoadDataWithTranspose", dtype, src_mem, dst_mem, instr=INSTR)
+    # seed 002 表2: on the Atlas 350 the src TPosition is B1; 表1: int4b_t only on the B1->B2 path.
+    if (chip.key == "ascend950" or bits == 4) and src_pos != "B1":
+        why = "on " + chip.name if bits != 4 else "for int4b_t"
+        raise UnsupportedError(f"{INSTR}: src TPosition must be B1 {why} (path B1->B2), but got {src_pos}")
+
+
+def _walk(v2: bool, fields: tuple, bits: int) -> TransposeSpec | None:
+    """Range-check the struct fields and turn them into a fractal walk; None = NOP."""
+    n_f = GEOMETRY[bits][0]
+    r = checks.in_range
+    if v2:
+        start, rep, stride, dst_gap, dst_frac_gap, src_frac_gap, addr_mode = fields
+        src_frac_gap = r(INSTR, "srcFracGap", src_frac_gap, 0, U16)
+        rep = r(INSTR, "repeatTimes", rep, 1, 255)  # 表4: [1, 255]
+    else:
+        start, rep, stride, dst_gap, dst_frac_gap, addr_mode = fields
+        src_frac_gap = 0
+        rep = r(INSTR, "repeatTimes", rep, 0, 255)  # 表3: [0, 255], 0 = NOP
+    start = r(INSTR, "startIndex", start, 0, U16)
+    stride = r(INSTR, "srcStride", stride, 0, U16)
+    dst_gap = r(INSTR, "dstGap", dst_gap, 0, U16)
+    dst_frac_gap = r(INSTR, "dstFracGap", dst_frac_gap, 0, U16)
+    dec = checks.flag(INSTR, "addrMode", addr_mode)
+    if rep == 0:
+        return None
+    if dec and start - (rep - 1) * stride < 0:
+        unit = "fractal" if v2 else "square"
+        raise ParamRangeError(
+            f"{INSTR}: addrMode=true (decrement) walks the source to {unit} startIndex - "
+            f"(repeatTimes-1)*srcStride = {start} - {rep - 1}*{stride} = {start - (rep - 1) * stride}; "
+            f"it must stay >= 0")
+    unit = 1 if v2 else n_f  # V1 counts squares of n_f fractals, V2 counts fractals (表3 / 表4)
+    if n_f == 1:  # b16: one fractal per iteration, the intra-iteration gaps have no effect (表3, 表4)
+        src_frac_gap = dst_frac_gap = 0
+    spec = TransposeSpec(bits, rep, start * unit, (-stride if dec else stride) * unit, src_frac_gap + 1,
+                         dst_gap + 1, dst_frac_gap + 1)
+    _check_overlap(spec, n_f)
+    return spec
+
+
+def _check_overlap(spec: TransposeSpec, n_f: int) -> None:
+    """约束说明: "开发者需要保证目的操作数转置后的分形没有重叠" — ascsim rejects overlapping outputs."""
+    _, dst_f = spec.fractals()
+    flat = dst_f.ravel()
+    uniq, counts = np.unique(flat, return_counts=True)
+    if uniq.size == flat.size:
+        return
+    f = int(uniq[counts > 1][0])
+    (i0, j0), (i1, j1) = [divmod(int(k), n_f) for k in np.flatnonzero(flat == f)[:2]]
+    raise OverlapError(
+        f"{INSTR}: dstGap={spec.dst_step - 1} with dstFracGap={spec.dst_frac_step - 1} must keep the "
+        f"transposed destination fractals apart, but fractal {f} is written by iteration {i0} fractal {j0} "
+        f"and by iteration {i1} fractal {j1} (约束说明: outputs must not overlap; e.g. dstGap >= {n_f - 1} "
+        f"with dstFracGap = 0)")
+
+
+# -- reference interpreter ----------------------------------------------------------------------------
+
+
+def ref_load_data_with_transpose(dtype_bits: int, params, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Slow reference: plain loops over the doc's wording. Raw element arrays (4-bit: one nibble each)
+    relative to the tensor starts; returns the new destination. No validation beyond what the loops need.
+    """
+    n_f, side, stacked = GEOMETRY[dtype_bits]
+    c0 = 256 // dtype_bits  # elements per 32-B fractal row
+    frac = 16 * c0  # elements per 512-B fractal
+    frows, fcols = 16, c0
+    v2 = isinstance(params, LoadData2dTransposeParamsV2)
+    out = np.array(dst, copy=True)
+    for i in range(params.repeatTimes):
+        # 表3: startIndex = 方块矩阵ID; srcStride = 相邻迭代间 ... 单位是拼接后的方块矩阵的大小;
+        # addrMode true: 递减，每次迭代在前一个地址的基础上减去srcStride.
+        # 表4 (V2): startIndex 第几个分形; srcStride 单位为单个分形512字节; srcFracGap 迭代内源分形间隔.
+        delta = -params.srcStride if params.addrMode else params.srcStride
+        if v2:
+            sources = [params.startIndex + i * delta + j * (params.srcFracGap + 1) for j in range(n_f)]
+        else:
+            square = params.startIndex + i * delta
+            sources = [square * n_f + j for j in range(n_f)]
+        # "源操作数中n个连续的分形将被合并为1个方块矩阵"
+        sq = [[None] * side for _ in range(side)]
+        for j, f in enumerate(sources):
+            for r in range(frows):
+                for c in range(fcols):
+                    v = src[f * frac + r * fcols + c]
+                    if stacked:  # b4/b8/b16: fractal j = square rows 16j..16j+15
+                        sq[16 * j + r][c] = v
+                    else:  # b32: "2个连续的16*8分形 ... 合并为1个16*16的方块矩阵" side by side
+                        sq[r][8 * j + c] = v
+        # "基于方块矩阵做转置"
+        t = [[sq[c][r] for c in range(side)] for r in range(side)]
+        # "转置后分裂为n个分形": dstGap from the end of the iteration's first fractal to the next one's
+        # first fractal; dstFracGap between fractals inside an iteration (b16: one fractal, no effect).
+        for j in range(n_f):
+            d = i * (params.dstGap + 1) + j * (params.dstFracGap + 1)
+            for r in range(frows):
+                for c in range(fcols):
+                    v = t[16 * j + r][c] if stacked else t[r][8 * j + c]
+                    out[d * frac + r * fcols + c] = v
+    return out
+
+
+__all__ = ["GEOMETRY", "INSTR", "TransposeSpec", "load_data_with_transpose", "plan_transpose",
+           "ref_load_data_with_transpose"]
