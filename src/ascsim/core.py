@@ -64,6 +64,8 @@ class Core:
         self.memories: dict[str, Memory] = {
             name: Memory(name, size, fill) for name, size in self.chip.memory_sizes.items()
         }
+        for mem in self.memories.values():
+            mem.owner = self
         self.regs = Registers()
         self.log: list[ExecReport] = []
         self._next: dict[str, int] = {}
@@ -110,6 +112,7 @@ class Core:
             data = np.asarray(data_or_length).ravel()
             n = data.size
         mem = Memory("GM", max(1, (n * dt.bits + 7) // 8), self.fill)
+        mem.owner = self
         t = LocalTensor(mem, "GM", 0, dt, n)
         if data is not None:
             t.write(data)
@@ -174,7 +177,10 @@ class Core:
         """`LoadData(dst, src, params)`, dispatching on the params struct type like the C++ overloads."""
         from .isa import dispatch_load_data
 
-        report = dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos, src_pos=src_pos)
+        return self._logged(dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos,
+                                               src_pos=src_pos))
+
+    def _logged(self, report: ExecReport) -> ExecReport:
         self.log.append(report)
         return report
 
@@ -183,9 +189,52 @@ class Core:
         """`Mmad(c, a, b[, bias], MmadParams)`."""
         from .isa.mmad import mmad
 
-        report = mmad(self, c, a, b, params, bias)
-        self.log.append(report)
-        return report
+        return self._logged(mmad(self, c, a, b, params, bias))
+
+    def load_data_with_transpose(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
+        """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])`."""
+        from .isa.transpose import load_data_with_transpose
+
+        return self._logged(load_data_with_transpose(self, dst, src, params))
+
+    def load_data_with_sparse(self, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params
+                              ) -> ExecReport:
+        """`LoadDataWithSparse(dst, src, idx, LoadData2dParams)` (A2/A3)."""
+        from .isa.sparse import load_data_with_sparse
+
+        return self._logged(load_data_with_sparse(self, dst, src, idx, params))
+
+    def mmad_with_sparse(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params) -> ExecReport:
+        """`MmadWithSparse(c, a, b, MmadParams)` (A2/A3)."""
+        from .isa.sparse import mmad_with_sparse
+
+        return self._logged(mmad_with_sparse(self, c, a, b, params))
+
+    def load_data_mx(self, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor, params, mx_params
+                     ) -> ExecReport:
+        """`LoadData(dst, src, srcMx, LoadData2DParamsV2, LoadData2DMxParams)` (Load2DMX, 950)."""
+        from .isa.mx import load_data_mx
+
+        return self._logged(load_data_mx(self, dst, src, src_mx, params, mx_params))
+
+    def mmad_mx(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params, bias: LocalTensor | None = None
+                ) -> ExecReport:
+        """`MmadMx(c, a, b[, bias], MmadParams)` (950)."""
+        from .isa.mx import mmad_mx
+
+        return self._logged(mmad_mx(self, c, a, b, params, bias))
+
+    def data_copy(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
+        """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz)."""
+        from .isa.copy import data_copy
+
+        return self._logged(data_copy(self, dst, src, params))
+
+    def fixpipe(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
+        """`Fixpipe(dst, src, params)`: L0C -> GM."""
+        from .isa.copy import fixpipe
+
+        return self._logged(fixpipe(self, dst, src, params))
 
 
 def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:

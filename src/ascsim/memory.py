@@ -50,6 +50,7 @@ class Memory:
         self.name = name
         self.size = int(size)
         self.data = np.full(self.size, MARKER if fill is None else fill, dtype=np.uint8)
+        self.owner: object = None  # the Core this buffer belongs to (lets the C++-style facade find it)
 
     def __repr__(self) -> str:
         return f"Memory({self.name}, {self.size} B)"
@@ -142,7 +143,8 @@ class LocalTensor:
         t = self[start] if start else self
         if data.size > t.nbytes:
             raise BoundsError(
-                f"LocalTensor<{self.dtype}>.write: {data.size} B do not fit in {t.nbytes} B from element {start}"
+                f"LocalTensor<{self.dtype}>.write: {data.size} B do not fit in {t.nbytes} B "
+                f"from element {start}"
             )
         t.memory.data[t.offset : t.offset + data.size] = data
 

@@ -18,6 +18,7 @@ Semantics (CONCEPTS §6; docs: 矩阵计算的搬入/LoadDataWithSparse.md, Mmad
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,11 +26,12 @@ import numpy as np
 
 from .. import checks
 from ..core import Core
-from ..errors import ParamRangeError, UnsupportedError
-from ..layouts import R0, cdiv, nz_offset, zn_offset, zz_offset
+from ..errors import HazardWarning, ParamRangeError, UnsupportedError
+from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
 from ..plan import ExecReport, Plan, check_plan, execute
+from .mmad import read_a, read_b, write_c
 
 LOAD = "LoadDataWithSparse"
 MMAD = "MmadWithSparse"
@@ -208,12 +210,6 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
 # -- MmadWithSparse ---------------------------------------------------------------------------------
 
 
-def _region(instr: str, t: LocalTensor, nbytes: int, what: str) -> np.ndarray:
-    """The `nbytes` bytes an operand read touches, after a physical bounds check."""
-    t.memory.check_range(t.offset, nbytes, f"{instr}: {what}")
-    return t.memory.data[t.offset : t.offset + nbytes]
-
-
 def sparse_rows(codes: np.ndarray) -> np.ndarray:
     """Original K row selected for each dense element (Kd x N) from its codes (MmadWithSparse.md 表2).
 
@@ -230,22 +226,10 @@ def sparse_rows(codes: np.ndarray) -> np.ndarray:
     return g + rows
 
 
-@dataclass(frozen=True)
-class _MmadShape:
-    m: int
-    n: int
-    k: int
-
-    @property
-    def kd(self) -> int:
-        """Dense rows: 2 per group of 4 original rows."""
-        return 2 * cdiv(self.k, 4)
-
-
 def _check_mmad(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams
-                ) -> tuple[_MmadShape, bool]:
-    """Validate everything (MmadWithSparse.md 表4/表5/约束说明); return the shape and whether C is
-    initialised to 0 (else accumulated)."""
+                ) -> tuple[int, int, int, bool, bool]:
+    """Validate everything (MmadWithSparse.md 表4/表5/约束说明). Returns m, n, k and the effective
+    (cmatrixInitVal and not isBias, cmatrixSource)."""
     core.chip.check(MMAD, instr=MMAD)
     checks.position(MMAD, "dst (C)", c, ("L0C",))
     checks.position(MMAD, "fm (A)", a, ("L0A",))
@@ -261,20 +245,18 @@ def _check_mmad(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: M
     if checks.flag(MMAD, "kDirectionAlign", p.kDirectionAlign):
         raise UnsupportedError(f"{MMAD}: kDirectionAlign must be false (MmadWithSparse.md 表5: "
                                "不支持配置为true), but got True")
-    if p.unitFlag not in (0, 2, 3):
-        raise ParamRangeError(f"{MMAD}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r}")
+    unit = checks.in_range(MMAD, "unitFlag", p.unitFlag, 0, 3)
+    if unit == 1:
+        raise ParamRangeError(f"{MMAD}: unitFlag must be 0, 2 or 3 (MmadWithSparse.md 表5), but got 1")
+    # fmOffset, enSsparse, enWinogradA/B: unused on A2 and later ("不做处理", 表5), ignored. disableGemv is a
+    # 950 field and MmadWithSparse never enters GEMV, so it is ignored too.
     init_val = checks.flag(MMAD, "cmatrixInitVal", p.cmatrixInitVal)
     source = checks.flag(MMAD, "cmatrixSource", p.cmatrixSource)
     is_bias = checks.flag(MMAD, "isBias", p.isBias)
     checks.aligned(MMAD, "dst (C)", c, 1024)
     checks.aligned(MMAD, "fm (A)", a, 512)
     checks.aligned(MMAD, "filter (B)", b, 512)
-    init_zero = init_val and not is_bias  # the C++ API sends cmatrixInitVal && !isBias (CONCEPTS §8)
-    if not init_zero and source:
-        raise UnsupportedError(
-            f"{MMAD}: cmatrixSource=true (C initialised from the BiasTable) is not modelled: the "
-            "MmadWithSparse prototype takes no bias tensor, so the BT address it reads is undocumented")
-    return _MmadShape(m, n, k), init_zero
+    return m, n, k, init_val and not is_bias, source  # the C++ API sends cmatrixInitVal && !isBias
 
 
 def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams
@@ -284,43 +266,40 @@ def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor,
     C[m][n] (+)= sum_kd A[m][row(kd, n)] * Bd[kd][n] for kd < 2*ceil(k/4), row() from `sparse_rows` on
     the codes in the sparse index buffer at L0B offset / 4. A is read as Zz with K1 = ceil(k/32) over the
     original k; selected rows >= k fall in A's fractal padding, which Mmad ignores, so they contribute 0.
-    m = 1 is not GEMV ("MmadWithSparse接口不支持Gemv模式"): A stays Zz.
+    m = 1 is not GEMV ("MmadWithSparse接口不支持Gemv模式"): A stays Zz. Initial value of C and the int32
+    saturation follow `ascsim.isa.mmad` (cmatrixSource=true reads the bias row from BT address 0).
     """
-    shape, init_zero = _check_mmad(core, c, a, b, params)
-    m, n, k = shape.m, shape.n, shape.k
+    m, n, k, init_val, source = _check_mmad(core, c, a, b, params)
     if m == 0 or n == 0 or k == 0:
         return ExecReport(MMAD)  # doc: any of M/K/N = 0 is a NOP
-    kd = shape.kd
-    m1, n1 = cdiv(m, R0), cdiv(n, R0)
+    kd = 2 * cdiv(k, 4)  # dense rows: 2 per group of 4 original rows
+    n1 = cdiv(n, R0)
+    hz: list[str] = []
     # Read every operand (bounds-checked) before writing C.
-    a_raw = _region(MMAD, a, m1 * cdiv(k, K0) * B_FRACTAL, "fm (A)")
-    b_raw = _region(MMAD, b, cdiv(kd, K0) * n1 * B_FRACTAL, "filter (B)")
+    a_mat = read_a(core, a, m, k, gemv=False, hazards=hz, instr=MMAD)
+    bd = read_b(core, b, kd, n, hazards=hz, instr=MMAD)
     idx_t = index_buffer_tensor(core, b, 0)
-    i_raw = _region(MMAD, idx_t, cdiv(kd, K0) * n1 * IDX_FRACTAL, "sparse index buffer")
-    c_bytes = n1 * m1 * R0 * R0 * 4
-    c_raw = _region(MMAD, c, c_bytes, "dst (C)")
-    mi, ki = np.meshgrid(np.arange(m), np.arange(k), indexing="ij")
-    a_mat = a_raw.view(np.int8)[zz_offset(mi, ki, k, K0)]
-    di, ni = np.meshgrid(np.arange(kd), np.arange(n), indexing="ij")
-    bd = b_raw.view(np.int8)[zn_offset(di, ni, n, K0)]
-    codes = unpack_sparse_index(i_raw, kd, n)
+    idx_end = cdiv(kd, K0) * n1 * IDX_FRACTAL
+    idx_t.memory.check_range(idx_t.offset, idx_end, f"{MMAD}: sparse index buffer")
+    codes = unpack_sparse_index(idx_t.memory.data[idx_t.offset : idx_t.offset + idx_end], kd, n)
     if (codes > 2).any():
-        bad_kd, bad_n = np.argwhere(codes > 2)[0]
+        bad_kd, bad_n = (int(v) for v in np.argwhere(codes > 2)[0])
         byte = idx_t.offset + int(index_byte_offset(bad_kd, bad_n, n))
         raise ParamRangeError(
             f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, but "
-            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was the index loaded with LoadDataWithSparse?)")
+            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?)")
+    bias_row = None
+    accumulate = not init_val and not source
+    if not init_val and source:
+        bias_row = LocalTensor(core.memory("BT"), "C2", 0, "int32_t", n).read().astype(np.int64)
     rows = sparse_rows(codes)
-    # Expand the dense B back to K rows (two slots may select the same row: their values add) and drop
-    # rows >= k (A's padding). Then C = A @ B_full, exact in float64 (|sum| < 4095*128*128 < 2^53).
-    b_full = np.zeros((2 * kd, n), dtype=np.float64)  # 4 rows per group; rows.max() <= 2*kd - 1
-    np.add.at(b_full, (rows, ni), bd.astype(np.float64))
-    prod = a_mat.astype(np.float64) @ b_full[:k]
-    ci, cj = np.meshgrid(np.arange(m), np.arange(n), indexing="ij")
-    c_off = nz_offset(ci, cj, m, R0)
-    c_view = c_raw.view(np.int32)
-    acc = prod.astype(np.int64)
-    if not init_zero:
-        acc += c_view[c_off].astype(np.int64)
-    c_view[c_off] = acc.astype(np.int32)  # int32 wrap-around on overflow (astype from int64)
-    return ExecReport(MMAD, bytes_written=m * n * 4, bytes_read=a_mat.size + bd.size + codes.size // 4)
+    # Expand the dense B back to K rows (two slots may select the same row: their values add), drop rows
+    # >= k (A's padding), then C = A @ B_full exactly in int64.
+    b_full = np.zeros((2 * kd, n), dtype=np.int64)  # 4 rows per group; rows.max() <= 2*kd - 1
+    np.add.at(b_full, (rows, np.broadcast_to(np.arange(n), rows.shape)), bd.astype(np.int64))
+    prod = a_mat.astype(np.int64) @ b_full[:k]
+    written = write_c(core, c, prod, m, n, accumulate, bias_row, hz, instr=MMAD)  # strict: raises first
+    for h in hz:
+        warnings.warn(h, HazardWarning, stacklevel=2)
+    bytes_read = m * k + kd * n + kd * n // 4 + (m * n * 4 if accumulate else 0)
+    return ExecReport(MMAD, bytes_written=written, bytes_read=bytes_read, hazards=hz)

@@ -3,6 +3,21 @@
 Positional order = the C++ constructor / aggregate order, so brace initialisers can be pasted.
 """
 
+from .copy import (
+    CFG_COLUMN_MAJOR,
+    CFG_NZ,
+    CFG_ROW_MAJOR,
+    CO2Layout,
+    DataCopyParams,
+    Dn2NzParams,
+    FixpipeConfig,
+    FixpipeParamsArch3510,
+    FixpipeParamsV220,
+    Nd2NzParams,
+    Nz2DnParams,
+    Nz2NdParams,
+    QuantMode_t,
+)
 from .load2d import (
     LoadData2DMxParams,
     LoadData2DParams,
@@ -28,4 +43,7 @@ __all__ = [
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
     "LoadDataRepeatParamWithStride", "MmadParams", "LoadData2DParams", "LoadData2DParamsV2",
     "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "LoadData2DMxParams",
+    "CFG_COLUMN_MAJOR", "CFG_NZ", "CFG_ROW_MAJOR", "CO2Layout", "DataCopyParams", "Dn2NzParams",
+    "FixpipeConfig", "FixpipeParamsArch3510", "FixpipeParamsV220", "Nd2NzParams", "Nz2DnParams",
+    "Nz2NdParams", "QuantMode_t",
 ]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .load3d import _Struct
+from ..errors import ParamRangeError
+from .load3d import _field, _get, _Struct
 
 
 @dataclass
@@ -75,3 +76,89 @@ class LoadData2DMxParams(_Struct):
     yStep: int = 0
     srcStride: int = 0
     dstStride: int = 0
+
+
+# Load2DBitModeParam bit fields: name -> (config word, low bit, width). doc: LoadData_2D_BitMode.md 表4/表5
+# (bit-fields fill from the low bits up; CONCEPTS §4.2: mStep [39:32], kStep [47:40]).
+LOAD2D_BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
+    "mStartPosition": (0, 0, 16),
+    "kStartPosition": (0, 16, 16),
+    "mStep": (0, 32, 8),
+    "kStep": (0, 40, 8),
+    "srcStride": (1, 0, 16),
+    "dstStride": (1, 16, 16),
+}
+
+
+class Load2DBitModeParam(_Struct):
+    """config0/config1 words plus ifTranspose (doc: LoadData_2D_BitMode.md 表3-表6; 950 only).
+
+    `Load2DBitModeParam(LoadData2DParamsV2(...))` packs a V2 struct (sid is dropped);
+    `Load2DBitModeParam(config0, config1, ifTranspose)` takes raw words.
+    """
+
+    def __init__(self, src: LoadData2DParamsV2 | int | None = None, config1: int = 0,
+                 ifTranspose: bool = False) -> None:
+        self.config0 = 0
+        self.config1 = 0
+        self.ifTranspose = bool(ifTranspose)
+        if isinstance(src, LoadData2DParamsV2):
+            for name in LOAD2D_BITMODE_FIELDS:
+                self.set(name, int(getattr(src, name)))
+            self.ifTranspose = bool(src.ifTranspose)
+        elif src is not None:
+            for name, v in (("config0", src), ("config1", config1)):
+                if not 0 <= int(v) < (1 << 64):
+                    raise ParamRangeError(f"Load2DBitModeParam: {name} must fit in 64 bits, but got {v}")
+            self.config0, self.config1 = int(src), int(config1)
+
+    def set(self, name: str, value: int) -> None:
+        word, lo, width = LOAD2D_BITMODE_FIELDS[name]
+        attr = ("config0", "config1")[word]
+        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, "Load2DBitModeParam"))
+
+    def get(self, name: str) -> int:
+        word, lo, width = LOAD2D_BITMODE_FIELDS[name]
+        return _get((self.config0, self.config1)[word], lo, width)
+
+    def GetConfig0(self) -> int:  # noqa: N802 - C++ spelling
+        return self.config0
+
+    def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
+        return self.config1
+
+    def SetIfTranspose(self, value: bool) -> None:  # noqa: N802 - C++ spelling
+        self.ifTranspose = bool(value)
+
+    def GetIfTranspose(self) -> bool:  # noqa: N802 - C++ spelling
+        return self.ifTranspose
+
+    def to_v2(self) -> LoadData2DParamsV2:
+        """The equivalent LoadData2DParamsV2 (sid 0)."""
+        return LoadData2DParamsV2(*(self.get(n) for n in LOAD2D_BITMODE_FIELDS), self.ifTranspose, 0)
+
+    def key(self) -> tuple:
+        return (self.config0, self.config1, self.ifTranspose)
+
+    def as_dict(self) -> dict:
+        return {**{name: self.get(name) for name in LOAD2D_BITMODE_FIELDS}, "ifTranspose": self.ifTranspose}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Load2DBitModeParam) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return (f"Load2DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x}, "
+                f"ifTranspose={self.ifTranspose})")
+
+
+def _make_2d_accessor(name: str) -> None:
+    suffix = name[0].upper() + name[1:]
+    setattr(Load2DBitModeParam, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
+    setattr(Load2DBitModeParam, "Get" + suffix, lambda self, _n=name: self.get(_n))
+
+
+for _name in LOAD2D_BITMODE_FIELDS:
+    _make_2d_accessor(_name)

@@ -1,0 +1,155 @@
+"""The C++ spellings, so a kernel body can be transliterated line by line.
+
+    from ascsim import Core
+    from ascsim.ascendc import *          # or: import ascsim.ascendc as AscendC
+    core = Core("a2")
+    with use(core):
+        SetFmatrix(4, 4, [1, 1, 1, 1], FmatrixMode.FMATRIX_LEFT)
+        LoadData(l0a, l1, LoadData3DParamsV2(...))
+        Mmad(l0c, l0a, l0b, MmadParams(16, 16, 64))
+
+Instructions find their Core through the tensors they touch; register setters (no tensor) use the
+core made current by `use(core)`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from enum import Enum
+
+from .core import Core
+from .errors import AscsimError
+from .memory import LocalTensor
+from .params import (
+    IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    IsResetLoad3dConfig,
+    Load3DBitModeParam,
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+    LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    MmadParams,
+)
+
+__all__ = [
+    "use", "FmatrixMode", "TPosition", "LoadData", "LoadDataWithTranspose", "LoadDataWithSparse", "Mmad",
+    "MmadWithSparse", "MmadMx", "DataCopy", "Fixpipe", "SetFmatrix", "SetLoadDataPaddingValue",
+    "SetLoadDataRepeat", "SetLoadDataRepeatWithStride", "SetLoadDataBoundary",
+    "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData2DMxParams",
+    "LoadData2DParams", "LoadData2DParamsV2", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
+    "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride", "MmadParams",
+]
+
+_current: list[Core] = []
+
+
+class FmatrixMode(Enum):
+    FMATRIX_LEFT = "FMATRIX_LEFT"
+    FMATRIX_RIGHT = "FMATRIX_RIGHT"
+
+
+class TPosition(str, Enum):
+    GM = "GM"
+    A1 = "A1"
+    A2 = "A2"
+    B1 = "B1"
+    B2 = "B2"
+    C1 = "C1"
+    C2 = "C2"
+    CO1 = "CO1"
+    CO2 = "CO2"
+
+
+@contextlib.contextmanager
+def use(core: Core) -> Iterator[Core]:
+    """Make `core` the target of register setters inside the block."""
+    _current.append(core)
+    try:
+        yield core
+    finally:
+        _current.pop()
+
+
+def _core_of(*tensors: LocalTensor | None) -> Core:
+    for t in tensors:
+        owner = getattr(getattr(t, "memory", None), "owner", None)
+        if isinstance(owner, Core):
+            return owner
+    if _current:
+        return _current[-1]
+    raise AscsimError("no current Core: wrap the calls in `with ascsim.ascendc.use(core):`")
+
+
+def _pos(p: object) -> str | None:
+    return None if p is None else str(getattr(p, "value", p))
+
+
+def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dConfig | None = None,  # noqa: N802
+             Dst: object = None, Src: object = None):
+    """`LoadData(dst, src, params)`; `LoadData(dst, src, srcMx, params, mxParams)` for Load2DMX;
+    `LoadData<Dst, Src>(dst, src, bitModeParam)` as `LoadData(dst, src, bm, Dst=TPosition.A2, Src=...)`."""
+    core = _core_of(dst, src)
+    if len(args) == 3:
+        return core.load_data_mx(dst, src, *args)
+    (params,) = args
+    return core.load_data(dst, src, params, config, dst_pos=_pos(Dst), src_pos=_pos(Src))
+
+
+def LoadDataWithTranspose(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
+    return _core_of(dst, src).load_data_with_transpose(dst, src, params)
+
+
+def LoadDataWithSparse(dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params):  # noqa: N802
+    return _core_of(dst, src).load_data_with_sparse(dst, src, idx, params)
+
+
+def Mmad(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args):  # noqa: N802
+    """`Mmad(c, a, b, params)` or `Mmad(c, a, b, bias, params)`."""
+    bias, params = (None, args[0]) if len(args) == 1 else args
+    return _core_of(c, a, b).mmad(c, a, b, params, bias)
+
+
+def MmadWithSparse(c: LocalTensor, a: LocalTensor, b: LocalTensor, params):  # noqa: N802
+    return _core_of(c, a, b).mmad_with_sparse(c, a, b, params)
+
+
+def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args):  # noqa: N802
+    bias, params = (None, args[0]) if len(args) == 1 else args
+    return _core_of(c, a, b).mmad_mx(c, a, b, params, bias)
+
+
+def DataCopy(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
+    return _core_of(dst, src).data_copy(dst, src, params)
+
+
+def Fixpipe(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
+    return _core_of(src, dst).fixpipe(dst, src, params)
+
+
+def SetFmatrix(l1H: int, l1W: int, padList, mode: object = FmatrixMode.FMATRIX_LEFT) -> None:  # noqa: N802,N803
+    _core_of().set_fmatrix(l1H, l1W, padList, str(getattr(mode, "value", mode)))
+
+
+def SetLoadDataPaddingValue(padValue: float, dtype: str = "half") -> None:  # noqa: N802,N803
+    """`SetLoadDataPaddingValue<T>(padValue)`: pass T as `dtype`."""
+    _core_of().set_padding_value(padValue, dtype)
+
+
+def SetLoadDataRepeat(params: LoadDataRepeatParam) -> None:  # noqa: N802
+    _core_of().set_load_data_repeat(params)
+
+
+def SetLoadDataRepeatWithStride(params: LoadDataRepeatParamWithStride) -> None:  # noqa: N802
+    _core_of().set_load_data_repeat(params)
+
+
+def SetLoadDataBoundary(boundaryValue: int) -> None:  # noqa: N802,N803
+    _core_of().set_load_data_boundary(boundaryValue)
