@@ -216,7 +216,11 @@ def run_fast(case: V2Case, flavor: str = "v2") -> tuple[np.ndarray, np.ndarray, 
         core.load_data(dst, src, p)
     else:
         core.set_fmatrix(p.l1H, p.l1W, p.padList)
-        core.set_padding_value(p.padValue, dt)
+        if core.chip.supports("SetLoadDataPaddingValue", dt.name):
+            core.set_padding_value(p.padValue, dt)
+        else:  # fp8 on 950, int4 on A2: set the same low bits through uint8_t (the register holds a bit
+            # pattern; the instruction reads the low bits of its element width)
+            core.set_padding_value(pad_code(dt, p.padValue), "uint8_t")
         if flavor == "v2pro":
             core.load_data(dst, src, LoadData3DParamsV2Pro.from_v2(p))
         else:
@@ -380,7 +384,10 @@ def v1_cases(draw, chip: str) -> V1Case:
     c1 = 1 if c_size else draw(st.integers(1, 3))
     c1_index = 0 if c_size else draw(st.integers(0, c1 - 1))
     ffh, ffw = draw(st.integers(0, fh - 1)), draw(st.integers(0, fw - 1))
-    lt_w = draw(st.sampled_from([-left, -left, draw(st.integers(-left, 2))]))
+    # The first window must fit inside the padded width: where it does not, sem §6 does not say whether
+    # position 0 sits at leftTopW or already wraps (the fast path wraps; reported to the lead).
+    last_w = l1W - 1 + right - (fw - 1) * dw
+    lt_w = draw(st.sampled_from([-left, -left, draw(st.integers(-left, max(-left, min(2, last_w))))]))
     lt_h = draw(st.sampled_from([-top, -top, draw(st.integers(-top, 2))]))
     mode = draw(st.integers(0, 1))
     if mode == 0 and not c_size:  # stay inside the C1 groups that exist

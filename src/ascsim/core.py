@@ -8,6 +8,7 @@ memory, so a rejected call changes nothing.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -19,6 +20,12 @@ from .errors import ParamRangeError, UnsupportedError
 from .memory import MARKER, LocalTensor, Memory, memory_of
 from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride
 from .plan import ExecReport
+
+#: How many ExecReports `Core.log` keeps (oldest dropped first).
+LOG_LENGTH = 100_000
+
+# LoadData overloads by params type, filled by ascsim.isa on first use (see dispatch_load_data).
+_OVERLOADS: dict[type, object] = {}
 
 # Allocation alignment per memory: L0 fractals are 512 B, L0C fractals 1 KB (Mmad C operand), L1 32 B.
 _ALLOC_ALIGN = {"L1": 32, "L0A": 512, "L0B": 512, "L0C": 1024, "BT": 64, "FB": 128, "GM": 32}
@@ -67,7 +74,7 @@ class Core:
         for mem in self.memories.values():
             mem.owner = self
         self.regs = Registers()
-        self.log: list[ExecReport] = []
+        self.log: deque[ExecReport] = deque(maxlen=LOG_LENGTH)
         self._next: dict[str, int] = {}
 
     def __repr__(self) -> str:
@@ -175,10 +182,15 @@ class Core:
     def load_data(self, dst: LocalTensor, src: LocalTensor, params, config=None, *,
                   dst_pos: str | None = None, src_pos: str | None = None) -> ExecReport:
         """`LoadData(dst, src, params)`, dispatching on the params struct type like the C++ overloads."""
-        from .isa import dispatch_load_data
+        fn = _OVERLOADS.get(params.__class__)
+        if fn is None:
+            from .isa import dispatch_load_data
 
-        return self._logged(dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos,
-                                               src_pos=src_pos))
+            return self._logged(dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos,
+                                                   src_pos=src_pos))
+        report = fn(self, dst, src, params, config, dst_pos, src_pos)
+        self.log.append(report)
+        return report
 
     def _logged(self, report: ExecReport) -> ExecReport:
         self.log.append(report)

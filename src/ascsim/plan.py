@@ -118,7 +118,7 @@ def pad_block(unit: int, bits: int, pattern: int) -> np.ndarray:
     return np.tile(one, unit // one.size)
 
 
-@dataclass
+@dataclass(slots=True)
 class ExecReport:
     """What one executed instruction did (for summaries, `explain`, benchmarks)."""
 
@@ -174,7 +174,13 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
     `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
     (SetLoadDataBoundary on A2/A3).
     """
-    hazards = check_plan(plan, dst, src, strict)
+    dmem = dst.memory
+    if (dst.offset + plan.dst_end > dmem.size or plan.dst_end > dst.nbytes or dst.offset < 0
+            or (src is not None
+                and (src.offset + plan.src_end > src.memory.size or plan.src_end > src.nbytes))):
+        hazards = check_plan(plan, dst, src, strict)  # the slow path raises or warns with the details
+    else:
+        hazards = []
     u = plan.unit
     if u == 0:
         _execute_nibbles(plan, dst, src, pad_pattern, boundary)
@@ -194,7 +200,8 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
             else:
                 sview = src.memory.data[src.offset : src.offset + plan.src_end].view(vu)
                 if plan.dense_src is not None:
-                    np.take(sview, plan.dense_src, out=dview)
+                    # indices are in range by construction (src_end bounds them): skip numpy's check
+                    np.take(sview, plan.dense_src, out=dview, mode="clip")
                 else:
                     dview[plan.dst_units] = sview[plan.src_units]
         if plan.pad_units.size:

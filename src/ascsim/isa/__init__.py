@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core import _OVERLOADS
 from ..errors import UnsupportedError
-
-_OVERLOADS: dict[type, Callable] = {}
 
 
 def load_data_overload(params_type: type) -> Callable[[Callable], Callable]:

@@ -35,6 +35,8 @@ from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
 from ..plan import ExecReport, Plan, check_plan
 
 INSTR = "LoadDataWithTranspose"
+_LO = np.uint64(0x0F0F0F0F0F0F0F0F)
+_HI = np.uint64(0xF0F0F0F0F0F0F0F0)
 U16 = 65535
 
 #: bits -> (n_f fractals per square, square side in elements, fractals stacked vertically?)
@@ -79,8 +81,15 @@ def plan_transpose(spec: TransposeSpec) -> Plan:
     else:  # b32: 16 rows x 8 cols per fractal; fractal j holds square cols 8j..8j+7
         dst = dst_f[:, b // 8] * frac_elems + a * 8 + b % 8
         src = src_f[:, a // 8] * frac_elems + b * 8 + a % 8
-    return Plan.build(INSTR, spec.bits, dst, src, info={"spec": spec, "src_fractals": src_f,
-                                                        "dst_fractals": dst_f})
+    return Plan.build(INSTR, spec.bits, dst, src, info={
+        "spec": spec, "src_fractals": src_f, "dst_fractals": dst_f,
+        # first fractal when the iterations read / write one contiguous run of fractals (fast path)
+        "src_run": _run_start(src_f), "dst_run": _run_start(dst_f)})
+
+
+def _run_start(f: np.ndarray) -> int | None:
+    flat = f.ravel()
+    return int(flat[0]) if (np.diff(flat) == 1).all() else None
 
 
 # -- validation ---------------------------------------------------------------------------------------
@@ -203,41 +212,74 @@ def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
 
 
 def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = False) -> ExecReport:
-    """Execute a transpose plan square by square: `plan.execute` semantics, 512-B block gathers.
+    """Execute a transpose plan square by square (same result as `ascsim.plan.execute(plan, ...)`).
 
     Why not `ascsim.plan.execute`: a transpose plan cannot coarsen past one element (a nibble for b4),
     so the generic executor scatters element by element (~30x a memcpy for b8, ~200x for b4). Here the
-    plan's fractal lists drive three numpy steps: gather the source fractals, transpose every square in
-    one strided copy, scatter whole fractals. tests/test_transpose.py checks both executors agree.
+    plan's fractal lists drive three numpy steps: take the source fractals (a view when they are one
+    run), transpose every square in one strided copy, store whole fractals (straight into the
+    destination when they are one run). tests/test_transpose.py checks both executors agree.
     """
     hazards = check_plan(plan, dst, src, strict)  # bounds + hazards, before any write
-    src_f, dst_f = plan.info["src_fractals"], plan.info["dst_fractals"]
+    info = plan.info
+    src_f, dst_f = info["src_fractals"], info["dst_fractals"]
+    r, n_f = src_f.shape
     sb = src.memory.data[src.offset : src.offset + plan.src_end].reshape(-1, 512)
     db = dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)
-    db[dst_f] = transpose_squares(plan.bits, sb[src_f])
-    n = dst_f.size * 512
+    s0 = info["src_run"]
+    blocks = sb[s0 : s0 + r * n_f].reshape(r, n_f, 512) if s0 is not None else sb[src_f]
+    out = transposed_view(plan.bits, blocks)
+    d0 = info["dst_run"]
+    if d0 is not None:
+        np.copyto(_as_squares(plan.bits, db[d0 : d0 + r * n_f].reshape(r, n_f, 512)), out)
+    else:
+        tmp = np.empty((r, n_f, 512), dtype=np.uint8)
+        np.copyto(_as_squares(plan.bits, tmp), out)
+        db[dst_f] = tmp
+    n = r * n_f * 512
     return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards)
 
 
-def transpose_squares(bits: int, blocks: np.ndarray) -> np.ndarray:
-    """(R, n_f, 512) source fractal bytes -> (R, n_f, 512) destination fractal bytes (GEOMETRY table)."""
+def _as_squares(bits: int, blocks: np.ndarray) -> np.ndarray:
+    """View (R, n_f, 512) fractal bytes with the axes `transposed_view` produces."""
     r = blocks.shape[0]
-    if bits == 16:  # S = F0 (16x16 u16) -> S^T
-        out = blocks.view("<u2").reshape(r, 16, 16).transpose(0, 2, 1)
-    elif bits == 8:  # S = F0 over F1 (32x32) -> S^T, split by rows
-        out = blocks.reshape(r, 32, 32).transpose(0, 2, 1)
-    elif bits == 32:
-        # F[jj, row, a0] with square S[row, 8jj + a0]; out_j[a, c] = S^T[a, 8j + c] = F[a//8, 8j + c, a%8]:
+    if bits == 16:
+        return blocks.view("<u2").reshape(r, 16, 16)
+    if bits == 8:
+        return blocks.reshape(r, 32, 32)
+    if bits == 32:
+        return blocks.view("<u4").reshape(r, 2, 2, 8, 8)
+    return blocks.reshape(r, 32, 2, 32)
+
+
+def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
+    """(R, n_f, 512) source fractal bytes -> an array whose C order is the destination fractal bytes.
+
+    Implements the GEOMETRY table; the result is usually a strided view, copied once by the caller.
+    """
+    r = blocks.shape[0]
+    if bits == 16:  # S = F0 (16x16) -> S^T
+        return blocks.view("<u2").reshape(r, 16, 16).transpose(0, 2, 1)
+    if bits == 8:  # S = F0 over F1 (32x32) -> S^T, split into fractals by rows
+        return blocks.reshape(r, 32, 32).transpose(0, 2, 1)
+    if bits == 32:
+        # F[jj, row, a0] holds S[row, 8jj + a0]; out_j[a, c] = S^T[a, 8j + c] = F[a // 8, 8j + c, a % 8]:
         # index F as (jj, j, c, a0) and reorder to (j, jj, a0, c).
-        out = blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
-    else:  # b4: 64x64 nibbles, element 2k in the low nibble (number-formats §4)
-        b = blocks.reshape(r, 64, 32)
-        nib = np.empty((r, 64, 64), dtype=np.uint8)
-        nib[:, :, 0::2] = b & 0x0F
-        nib[:, :, 1::2] = b >> 4
-        t = nib.transpose(0, 2, 1)
-        out = t[:, :, 0::2] | (t[:, :, 1::2] << 4)
-    return np.ascontiguousarray(out).view(np.uint8).reshape(blocks.shape)
+        return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
+    # b4: byte B[row, m] holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble) (number-formats §4).
+    # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4, so with E/O the
+    # even/odd square rows: row 2m = lo^T, row 2m+1 = hi^T where lo = E.lo | O.lo << 4, hi = E.hi | O.hi << 4.
+    # The nibble arithmetic runs on 64-bit words (8 bytes at a time; the masks keep bytes apart).
+    w = blocks.view("<u8").reshape(r, 32, 2, 4)
+    e, o = w[:, :, 0, :], w[:, :, 1, :]
+    y = np.empty((r, 2, 32, 4), dtype="<u8")
+    np.bitwise_and(e, _LO, out=y[:, 0])
+    y[:, 0] |= (o << 4) & _HI
+    np.right_shift(e, 4, out=y[:, 1])
+    y[:, 1] &= _LO
+    y[:, 1] |= o & _HI
+    y = y.view(np.uint8)  # (R, 2, 32, 32): [., 0, k, m] = lo[k, m], [., 1, k, m] = hi[k, m]
+    return y.transpose(0, 3, 1, 2)  # (R, m, 2, k)
 
 
 # -- reference interpreter ----------------------------------------------------------------------------
