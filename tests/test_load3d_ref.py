@@ -120,7 +120,8 @@ def _footprint(chip: str, dst: str, transposed: bool, rows: int, cols: int, c0: 
 
 
 @st.composite
-def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None) -> V2Case:
+def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None,
+             force_repeat: bool = False) -> V2Case:
     dtype = draw(st.sampled_from(dtypes or _dtypes(chip, "Load3Dv2", dst)))
     dt = get_dtype(dtype)
     c0 = dt.c0
@@ -163,7 +164,7 @@ def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None) -> V2Ca
     # Repeat register (SetLoadDataRepeat): repeatTime 0 is a NOP; keep every repeated K window
     # inside the img2col matrix.
     mode = draw(st.integers(0, 1))
-    rt = draw(st.sampled_from([1, 1, 2, 3, 0]))
+    rt = draw(st.sampled_from([2, 3] if force_repeat else [1, 1, 2, 3, 1, 0]))
     rs = draw(st.integers(0, 2))
     if not get_chip(chip).supports("SetLoadDataRepeat"):  # no repeat register: the default (0, 1, 0)
         mode, rt, rs = 0, 1, 0
@@ -263,6 +264,21 @@ def test_every_v2_chip_is_covered() -> None:
 def test_v2_fast_path_equals_reference(chip: str, dst: str) -> None:
     @SETTINGS
     @given(case=v2_cases(chip, dst))
+    def run(case: V2Case) -> None:
+        check_v2(case)
+
+    run()
+
+
+REPEAT_TARGETS = [(c, d) for c, d in V2_TARGETS if get_chip(c).supports("SetLoadDataRepeat")]
+
+
+@pytest.mark.parametrize(("chip", "dst"), REPEAT_TARGETS, ids=[f"{c}-{d}" for c, d in REPEAT_TARGETS])
+def test_v2_repeat_register_equals_reference(chip: str, dst: str) -> None:
+    """SetLoadDataRepeat with repeatTime 2..3 in both modes: the repeats form one big matrix (Repeat Mode)."""
+
+    @settings(max_examples=15, deadline=None)
+    @given(case=v2_cases(chip, dst, force_repeat=True))
     def run(case: V2Case) -> None:
         check_v2(case)
 
@@ -396,8 +412,8 @@ def v1_cases(draw, chip: str) -> V1Case:
     else:
         rt = draw(st.integers(1, 6))
     jump = draw(st.integers(1, 3))
-    p = LoadData3DParamsV1([left, right, top, bottom], l1H, l1W, c1_index, ffw, ffh, lt_w, lt_h, sw, sh, fw, fh,
-                           dw, dh, jump, mode, rt, c_size, pad_value_for(dt))
+    p = LoadData3DParamsV1([left, right, top, bottom], l1H, l1W, c1_index, ffw, ffh, lt_w, lt_h, sw, sh,
+                           fw, fh, dw, dh, jump, mode, rt, c_size, pad_value_for(dt))
     return V1Case(chip, dtype, dst, p, c1)
 
 
@@ -427,12 +443,14 @@ def check_v1(case: V1Case) -> None:
                              f"reference 0x{int(want[i]):x}")
 
 
+SEED_V1 = LoadData3DParamsV1([1, 1, 1, 1], 4, 4, 0, 0, 0, -1, -1, 1, 1, 2, 2, 2, 2, 1, 0, 8, 0, 0.0)
+
+
 @pytest.mark.parametrize("chip", ["training", "inference_aicore"])
 def test_v1_fast_path_equals_reference(chip: str) -> None:
     @settings(max_examples=40, deadline=None)
     @given(case=v1_cases(chip))
-    @example(case=V1Case(chip, "half", "L0A", LoadData3DParamsV1([1, 1, 1, 1], 4, 4, 0, 0, 0, -1, -1, 1, 1, 2, 2,
-                                                                 2, 2, 1, 0, 8, 0, 0.0), 2))
+    @example(case=V1Case(chip, "half", "L0A", SEED_V1, 2))
     def run(case: V1Case) -> None:
         check_v1(case)
 

@@ -7,12 +7,13 @@ from .memory import LocalTensor
 
 
 def in_range(instr: str, name: str, value: object, lo: int, hi: int) -> int:
+    not_int = ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}")
     try:
         v = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}") from None
+        raise not_int from None
     if v != value and not isinstance(value, bool):
-        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}")
+        raise not_int
     if not lo <= v <= hi:
         raise ParamRangeError(f"{instr}: {name} must be in [{lo}, {hi}], but got {v}")
     return v

@@ -31,10 +31,42 @@ def _cmd_chips(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .scenario import load_scenario, run_scenario, save_outputs
+
+    sc = load_scenario(args.file)
+    n = len(sc.steps)
+    bar = n >= 50 and not args.quiet and sys.stderr.isatty()
+
+    def on_step(res) -> None:
+        if not args.quiet:
+            print(res.summary)
+        if bar:
+            done = res.step.index + 1
+            sys.stderr.write(f"\r[{'#' * (30 * done // n):30}] {done}/{n} steps")
+            sys.stderr.flush()
+
+    run = run_scenario(sc, on_step=on_step)
+    if bar:
+        sys.stderr.write("\n")
+    names = sc.save
+    if args.save:
+        names = {name: f"{name}.npy" for name in args.save}
+        unknown = [k for k in names if k not in run.tensors]
+        if unknown:
+            print(f"ascsim: --save: no tensor named {unknown[0]!r} (known: {', '.join(run.tensors)})",
+                  file=sys.stderr)
+            return 2
+    for path in save_outputs(run, args.out, names):
+        print(f"saved {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ascsim",
-        description="Run Huawei Ascend C cube data-load instructions (LoadData family, Mmad) bit-exactly on a CPU.",
+        description="Run Huawei Ascend C cube data-load instructions (LoadData family, Mmad) "
+                    "bit-exactly on a CPU.",
     )
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = p.add_subparsers(dest="command", required=True)
@@ -43,6 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chips", help="print the chip profiles and what each supports")
     c.add_argument("chip", nargs="?", help="one chip (name or alias) in detail")
     c.set_defaults(func=_cmd_chips)
+    r = sub.add_parser("run", help="execute a scenario file (.toml or .json) and print a summary per step")
+    r.add_argument("file", help="scenario file")
+    r.add_argument("--out", default=".", help="directory for saved tensors (default: current directory)")
+    r.add_argument("--save", nargs="*", metavar="TENSOR", help="tensors to save as TENSOR.npy "
+                   "(default: the file's [save] table)")
+    r.add_argument("-q", "--quiet", action="store_true", help="print only errors and saved files")
+    r.set_defaults(func=_cmd_run)
     return p
 
 

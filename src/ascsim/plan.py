@@ -174,6 +174,10 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
     `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
     (SetLoadDataBoundary on A2/A3).
     """
+    if boundary and src is not None and plan.src_units.size and src.offset >= boundary:
+        # doc: SetLoadDataBoundary.md 约束说明 — the source start must lie inside the boundary.
+        raise BoundsError(f"{plan.instr}: src address must be below the L1 boundary {boundary} B "
+                          f"(SetLoadDataBoundary), but got 0x{src.offset:x} ({src.offset} B)")
     dmem = dst.memory
     if (dst.offset + plan.dst_end > dmem.size or plan.dst_end > dst.nbytes or dst.offset < 0
             or (src is not None

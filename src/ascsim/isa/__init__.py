@@ -38,5 +38,6 @@ def _load_families() -> None:
     global _LOADED
     if _LOADED:
         return
-    from . import load3d  # noqa: F401  (registers its overloads)
+    # Importing a family module registers its overloads.
+    from . import load2d, load3d, mx  # noqa: F401
     _LOADED = True

@@ -81,7 +81,8 @@ def img2col_element_ref(m: int, k: int, *, l1H: int, l1W: int, padList, channelS
             c = cs + j % n
             break
     else:
-        raise ValueError(f"img2col: column {k} lies past the img2col matrix (C*Kh*Kw = {channelSize * Kh * Kw})")
+        raise ValueError(f"img2col: column {k} lies past the img2col matrix "
+                         f"(C*Kh*Kw = {channelSize * Kh * Kw})")
     ho = m // Wo  # rows past Ho*Wo "just continue the formula" (sem §2)
     wo = m % Wo
     h = ho * strideH + kh * dilationH - top

@@ -14,6 +14,17 @@ Semantics (CONCEPTS §6; docs: 矩阵计算的搬入/LoadDataWithSparse.md, Mmad
   startIndex+i (128 B) into the sparse index buffer (a quarter of L0B).
 - MmadWithSparse computes C[m][n] = sum_kd A[m][row(kd, n)] * Bd[kd][n], A being the full M x K int8
   matrix in L0A (Zz, K1 = ceil(k/32) over the original k), C int32 in L0C (Nz).
+
+Choices where the docs leave a gap (reported to the lead for docs/divergences.md):
+- Index-buffer address = L0B dst byte offset / 4, for the load and for MmadWithSparse (CONCEPTS §9 Q24).
+- LoadData2DParams: srcStride/sid/dstGap/addrMode ignored ("其余参数未使用，无需配置"); ifTranspose=true
+  rejected ("不支持转置功能"); startIndex in [0, 65535], repeatTimes in [0, 255], 0 = NOP.
+- Slot-1 selection = element max(idx0, idx1 + 1): matches every row of MmadWithSparse.md 表2, so code
+  pair (2, 0) selects element 2 twice ("X/X"), not element 1 (CONCEPTS §9 Q25).
+- Index code 3 in the used region is rejected by MmadWithSparse (codes "必须在{0, 1, 2}范围内").
+- k need not be a multiple of 4: Kd = 2*ceil(k/4) dense rows are read and selected rows >= k (A's
+  padding) contribute 0. m = 1 is not GEMV. cmatrixSource=true reads the bias row from BT address 0
+  (as `ascsim.isa.mmad` does for the no-bias overload); int32 results saturate (Mmad.md 约束说明).
 """
 
 from __future__ import annotations
@@ -193,18 +204,19 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
     if rep == 0:
         return ExecReport(LOAD)  # doc: repeatTimes = 0 is a NOP
     data_plan, idx_plan = plan_sparse_load(SparseLoadSpec(start, rep))
+    # Both plans must pass bounds (and, when strict, hazard) checks before either writes a byte. The
+    # index destination lies in bounds exactly when the L0B destination does (both scale by 4).
+    dst.memory.check_range(dst.offset, data_plan.dst_end, f"{LOAD}: destination")
     idx_dst = index_buffer_tensor(core, dst, rep * IDX_FRACTAL)
     pairs = ((data_plan, dst, src), (idx_plan, idx_dst, idx))
-    # Both plans must pass bounds (and, when strict, hazard) checks before either writes a byte.
     for plan, d, s in pairs:
-        d.memory.check_range(d.offset, plan.dst_end, f"{LOAD}: destination")
         s.memory.check_range(s.offset, plan.src_end, f"{LOAD}: source")
         if core.strict:
             check_plan(plan, d, s, strict=True)
     reports = [execute(plan, d, s, 0, core.strict) for plan, d, s in pairs]
     return ExecReport(LOAD, bytes_written=sum(r.bytes_written for r in reports),
                       bytes_read=sum(r.bytes_read for r in reports),
-                      hazards=[h for r in reports for h in r.hazards])
+                      hazards=[h for r in reports for h in r.hazards], plan=data_plan)
 
 
 # -- MmadWithSparse ---------------------------------------------------------------------------------

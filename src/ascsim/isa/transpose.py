@@ -35,8 +35,6 @@ from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
 from ..plan import ExecReport, Plan, check_plan
 
 INSTR = "LoadDataWithTranspose"
-_LO = np.uint64(0x0F0F0F0F0F0F0F0F)
-_HI = np.uint64(0xF0F0F0F0F0F0F0F0)
 U16 = 65535
 
 #: bits -> (n_f fractals per square, square side in elements, fractals stacked vertically?)
@@ -267,19 +265,16 @@ def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
         # index F as (jj, j, c, a0) and reorder to (j, jj, a0, c).
         return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
     # b4: byte B[row, m] holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble) (number-formats §4).
-    # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4, so with E/O the
-    # even/odd square rows: row 2m = lo^T, row 2m+1 = hi^T where lo = E.lo | O.lo << 4, hi = E.hi | O.hi << 4.
-    # The nibble arithmetic runs on 64-bit words (8 bytes at a time; the masks keep bytes apart).
-    w = blocks.view("<u8").reshape(r, 32, 2, 4)
-    e, o = w[:, :, 0, :], w[:, :, 1, :]
-    y = np.empty((r, 2, 32, 4), dtype="<u8")
-    np.bitwise_and(e, _LO, out=y[:, 0])
-    y[:, 0] |= (o << 4) & _HI
-    np.right_shift(e, 4, out=y[:, 1])
-    y[:, 1] &= _LO
-    y[:, 1] |= o & _HI
-    y = y.view(np.uint8)  # (R, 2, 32, 32): [., 0, k, m] = lo[k, m], [., 1, k, m] = hi[k, m]
-    return y.transpose(0, 3, 1, 2)  # (R, m, 2, k)
+    # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4. Transposing the
+    # bytes first puts B[2k, m] and B[2k+1, m] side by side: one u16 lane p = B[2k, m] | B[2k+1, m] << 8.
+    # Then output row 2m (a even, low nibbles) = lo(p) | lo(p >> 8) << 4, row 2m+1 = hi(p) | hi(p >> 8) << 4.
+    bt = np.ascontiguousarray(blocks.reshape(r, 64, 32).transpose(0, 2, 1))  # (R, m, row)
+    p = bt.view("<u2")  # (R, m, k)
+    q = p >> 4
+    out = np.empty((r, 32, 2, 32), dtype=np.uint8)  # (R, m, a % 2, k)
+    np.bitwise_or(p & 0x0F, q & 0xF0, out=out[:, :, 0, :], casting="unsafe")
+    np.bitwise_or(q & 0x0F, (p >> 8) & 0xF0, out=out[:, :, 1, :], casting="unsafe")
+    return out
 
 
 # -- reference interpreter ----------------------------------------------------------------------------

@@ -1,0 +1,340 @@
+"""LoadData 2D: LoadData2DParams (v1), LoadData2DParamsV2 and Load2DBitModeParam — validate, plan, execute.
+
+Semantics (CONCEPTS §4; docs 矩阵计算的搬入/LoadData_2D.md, LoadData_2D_V2.md, LoadData_2D_BitMode.md,
+LoadData（GMToL1-2D矩阵搬运）.md and its V2 page):
+
+* v1 copies whole 512-B fractals: repeat i reads source fractal startIndex ± i*srcStride and writes
+  destination fractal i*(dstGap+1) (dstGap counts from the end of one fractal to the start of the next).
+  ifTranspose (b16, L1->L0A/L0B) transposes each 16x16 block. The copy ignores layout.
+* v2 moves an Nz window: rows [16*mStart, 16*(mStart+mStep)), columns [C0*kStart, C0*(kStart+kStep))
+  of a source stored Nz with column stride srcStride; the destination is Nz with column stride
+  dstStride, of the window (no transpose) or of its transpose (ifTranspose).
+
+Each entry point also has a slow reference interpreter (`ref_*`), loops written from the doc text,
+that the property tests compare the planned execution against.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..core import Core
+from ..errors import BoundsError, HazardWarning, ParamRangeError, UnsupportedError
+from ..layouts import R0
+from ..memory import LocalTensor, memory_of
+from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
+from ..plan import ExecReport, Plan, execute
+from . import load_data_overload
+
+FRACTAL_BYTES = 512
+# Address alignment per memory (doc: 矩阵计算输入搬运约束.md 对齐约束; LoadData_2D.md 约束说明).
+DST_ALIGN = {"L0A": 512, "L0B": 512, "L1": 32}
+SRC_ALIGN = {"L1": 32, "GM": 1}
+_U32 = (1 << 32) - 1
+_I32 = (1 << 31) - 1
+
+
+def fractal_elems(bits: int) -> int:
+    """Elements in one 512-B fractal (b4 1024, b8 512, b16 256, b32 128)."""
+    return FRACTAL_BYTES * 8 // bits
+
+
+# -- shared validation ---------------------------------------------------------------------------------
+
+
+def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, dtype_name: str,
+               same_dtype: bool = True) -> tuple[str, str]:
+    """Positions, dtype agreement, the chip's path/dtype table and address alignment. Returns (src, dst)
+    memory names."""
+    checks.position(instr, "src", src, ("GM", "L1"))
+    checks.position(instr, "dst", dst, ("L1", "L0A", "L0B"))
+    if same_dtype and dst.dtype != src.dtype:
+        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
+                               f"{dst.dtype.name} and {src.dtype.name}")
+    s, d = src.memory.name, dst.memory.name
+    core.chip.check(api, dtype_name, s, d, instr=instr)
+    checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s])
+    checks.aligned(instr, f"dst ({d})", dst, DST_ALIGN[d])
+    return s, d
+
+
+def check_extent(instr: str, t: LocalTensor, last_fractal: int, what: str) -> None:
+    """Physical bounds of the fractals an instruction touches, checked before a (possibly large) plan
+    is built; `execute` repeats the check on the plan itself."""
+    t.memory.check_range(t.offset, (last_fractal + 1) * FRACTAL_BYTES, f"{instr}: {what}")
+
+
+# -- v1: LoadData2DParams -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Load2DSpec:
+    """Effective v1 parameters (the plan cache key). `decrement` = addrMode 1 honoured on this path."""
+
+    bits: int
+    startIndex: int
+    repeatTimes: int
+    srcStride: int
+    dstGap: int
+    transpose: bool
+    decrement: bool
+
+    def src_fractals(self) -> np.ndarray:
+        i = np.arange(self.repeatTimes)
+        return self.startIndex + (-1 if self.decrement else 1) * i * self.srcStride
+
+    def dst_fractals(self) -> np.ndarray:
+        return np.arange(self.repeatTimes) * (self.dstGap + 1)
+
+
+@lru_cache(maxsize=512)
+def plan_load2d(spec: Load2DSpec, instr: str = "LoadData2D") -> Plan:
+    """Fractal copy loop of CONCEPTS §4.1; ifTranspose swaps row and column inside each 16x16 block."""
+    n = fractal_elems(spec.bits)
+    e = np.arange(n)
+    inner = (e % R0) * R0 + e // R0 if spec.transpose else e  # dst (r, c) <- src (c, r)
+    dst = spec.dst_fractals()[:, None] * n + e[None, :]
+    src = spec.src_fractals()[:, None] * n + inner[None, :]
+    return Plan.build(instr, spec.bits, dst, src, info={"spec": spec})
+
+
+def ref_load2d(dst: np.ndarray, src: np.ndarray, bits: int, startIndex: int, repeatTimes: int,
+               srcStride: int, dstGap: int, ifTranspose: bool, decrement: bool) -> None:
+    """Slow reference, straight from LoadData_2D.md 表2 (arrays hold one raw element per entry)."""
+    n = fractal_elems(bits)  # "每个迭代可以处理512字节数据"
+    for i in range(repeatTimes):
+        # addrMode: "下一次repeat index = startIndex ± srcStride * (iteration)"
+        s = startIndex - srcStride * i if decrement else startIndex + srcStride * i
+        # dstGap: "前一个分形结束地址与后一个分形起始地址的间隔" -> start of fractal i is i*(dstGap+1)
+        d = i * (dstGap + 1)
+        for e in range(n):
+            if ifTranspose:  # "对每个分形矩阵进行转置": 16x16 b16 block
+                r, c = divmod(e, 16)
+                dst[d * n + e] = src[s * n + c * 16 + r]
+            else:
+                dst[d * n + e] = src[s * n + e]
+
+
+def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
+    """On 950 the C++ API lowers v1 params to a 2Dv2 instruction (CONCEPTS §4.1 / §9 Q19); where that
+    lowering and the documented formula disagree, say so (ascsim models the documented formula)."""
+    diffs = []
+    if start and stride != 1:
+        diffs.append(f"the C++ lowering reads fractal (startIndex+i)*srcStride = ({start}+i)*{stride}, "
+                     f"the doc formula startIndex+i*srcStride")
+    if gap:
+        diffs.append(f"LoadData_2D.md says dstGap has no effect on 950, but the C++ API passes dstStride = "
+                     f"dstGap+1 = {gap + 1} (ascsim honours dstGap)")
+    if diffs:
+        warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning, stacklevel=4)
+
+
+@load_data_overload(LoadData2DParams)
+def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, _config: object = None,
+           _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
+    """`LoadData(dst, src, LoadData2DParams)` (doc: LoadData_2D.md; LoadData（GMToL1-2D矩阵搬运）.md)."""
+    instr = "LoadData2D"
+    r = checks.in_range
+    start = r(instr, "startIndex", p.startIndex, 0, 65535)
+    rep = r(instr, "repeatTimes", p.repeatTimes, 0, 255)
+    stride = r(instr, "srcStride", p.srcStride, 0, 65535)
+    r(instr, "sid", p.sid, 0, 255)
+    gap = r(instr, "dstGap", p.dstGap, 0, 65535)
+    transpose = checks.flag(instr, "ifTranspose", p.ifTranspose)
+    mode = r(instr, "addrMode", p.addrMode, 0, 1)
+    dt = dst.dtype
+    s_mem, d_mem = check_path(core, instr, "LoadData2D", dst, src, dt.name)
+    if transpose:
+        if s_mem != "L1":
+            raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
+                                   f"LoadData_2D.md 约束说明), but got path {s_mem}->{d_mem}")
+        if dt.is_4bit and core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
+            raise UnsupportedError(f"{instr}: ifTranspose=true with {dt.name} (64x64 S4 fractals, "
+                                   f"LoadData_2D.md id20) is not modelled: the docs do not say how the four "
+                                   f"fractals are grouped")
+        if not core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
+            raise UnsupportedError(f"{instr}: ifTranspose=true supports b16 types only (doc: LoadData_2D.md "
+                                   f"约束说明), but got {dt.name} on {core.chip.name}")
+    if gap and core.chip.key == "training" and (s_mem, d_mem) == ("GM", "L1"):
+        raise UnsupportedError(f"{instr}: dstGap must be 0 on GM->L1 for {core.chip.name} (doc: LoadData"
+                               f"（GMToL1-2D矩阵搬运）.md id18), but got {gap}")
+    # addrMode: honoured on GM->L1 only ("目前仅GM->L1 Buffer通路支持配置"); elsewhere the C++ API forces
+    # increment, so a 1 there is ignored (CONCEPTS §9 Q17).
+    decrement = mode == 1 and (s_mem, d_mem) == ("GM", "L1")
+    if rep == 0:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
+        return ExecReport(instr)
+    if decrement and start - (rep - 1) * stride < 0:
+        raise BoundsError(f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
+                          f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start")
+    spec = Load2DSpec(dt.bits, start, rep, stride, gap, transpose, decrement)
+    check_extent(instr, dst, int(spec.dst_fractals().max()), "destination")
+    check_extent(instr, src, int(spec.src_fractals().max()), "source")
+    if core.chip.key == "ascend950":
+        _warn_950_lowering(core, start, stride, gap)
+    return execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
+
+
+# -- v2: LoadData2DParamsV2 / Load2DBitModeParam --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Load2DV2Spec:
+    """Effective v2 parameters (the plan cache key)."""
+
+    bits: int
+    mStart: int
+    kStart: int
+    mStep: int
+    kStep: int
+    srcStride: int
+    dstStride: int
+    transpose: bool
+
+    @property
+    def c0(self) -> int:
+        return 256 // self.bits
+
+    def src_last_fractal(self) -> int:
+        return (self.kStart + self.kStep - 1) * self.srcStride + self.mStart + self.mStep - 1
+
+    def dst_shape(self) -> tuple[int, int]:
+        """(fractal rows, fractal columns) of the destination Nz matrix."""
+        if not self.transpose:
+            return self.mStep, self.kStep
+        return self.kStep * self.c0 // R0, self.mStep * R0 // self.c0
+
+    def dst_last_fractal(self) -> int:
+        rows, cols = self.dst_shape()
+        return (cols - 1) * self.dstStride + rows - 1
+
+
+@lru_cache(maxsize=512)
+def plan_load2d_v2(spec: Load2DV2Spec, instr: str = "LoadData2Dv2") -> Plan:
+    """Nz window copy (CONCEPTS §4.2). Program order: destination fractal column by column, so with
+    dstStride smaller than the column height the next column overwrites the overflow (§9 Q13 (b))."""
+    c0, n = spec.c0, fractal_elems(spec.bits)
+    e = np.arange(n)
+    if not spec.transpose:
+        kk, mm = np.meshgrid(np.arange(spec.kStep), np.arange(spec.mStep), indexing="ij")
+        d = (kk * spec.dstStride + mm).ravel()
+        s = ((spec.kStart + kk) * spec.srcStride + spec.mStart + mm).ravel()
+        return Plan.build(instr, spec.bits, d[:, None] * n + e, s[:, None] * n + e, info={"spec": spec})
+    rows, cols = spec.dst_shape()
+    # destination element (i, j) of Nz(R^T), enumerated (c1, r1, ri, ci): i = r1*16+ri, j = c1*C0+ci
+    c1, r1, ri, ci = np.meshgrid(np.arange(cols), np.arange(rows), np.arange(R0), np.arange(c0),
+                                 indexing="ij")
+    i, j = r1 * R0 + ri, c1 * c0 + ci
+    dst = (c1 * spec.dstStride + r1) * n + ri * c0 + ci
+    gr, gc = R0 * spec.mStart + j, c0 * spec.kStart + i  # R^T(i, j) = R(j, i) = source (gr, gc)
+    src = ((gc // c0) * spec.srcStride + gr // R0) * n + (gr % R0) * c0 + gc % c0
+    return Plan.build(instr, spec.bits, dst, src, info={"spec": spec})
+
+
+def ref_load2d_v2(dst: np.ndarray, src: np.ndarray, bits: int, mStart: int, kStart: int, mStep: int,
+                  kStep: int, srcStride: int, dstStride: int, ifTranspose: bool) -> None:
+    """Slow reference from LoadData_2D_V2.md 表3 and 关键特性说明 (one raw element per array entry)."""
+    c0 = 256 // bits  # a fractal is 16 rows x 32 B
+    n = 16 * c0
+    if not ifTranspose:
+        for kk in range(kStep):  # "kStep: K轴方向搬运长度，单位为32字节"
+            for mm in range(mStep):  # "mStep: M轴方向搬运长度，单位为16个元素"
+                # "startAddr = srcAddr + (kStartPosition*|srcStride| + mStartPosition)*512B"
+                s = (kStart + kk) * srcStride + (mStart + mm)
+                # dstStride: "目标矩阵K方向前一个分形起始地址与后一个分形起始地址的间隔"
+                d = kk * dstStride + mm
+                for e in range(n):
+                    dst[d * n + e] = src[s * n + e]
+        return
+    # Transposed: the window R (16*mStep x C0*kStep, Nz in the source) lands as Nz(R^T).
+    rows_t, cols_t = kStep * c0, mStep * 16
+    for c1 in range(cols_t // c0):
+        for r1 in range(rows_t // 16):
+            for ri in range(16):
+                for ci in range(c0):
+                    i, j = r1 * 16 + ri, c1 * c0 + ci
+                    gr, gc = 16 * mStart + j, c0 * kStart + i
+                    s_off = ((gc // c0) * srcStride + gr // 16) * n + (gr % 16) * c0 + gc % c0
+                    dst[(c1 * dstStride + r1) * n + ri * c0 + ci] = src[s_off]
+
+
+# Transposed square rules (doc: LoadData_2D_V2.md 表3 mStep/kStep, 约束说明).
+_TRANSPOSE_RULE = {4: ("mStep", 4), 8: ("mStep", 2), 16: ("mStep", 1), 32: ("kStep", 2)}
+
+
+def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
+               src_dtype_name: str | None = None) -> Plan | None:
+    """Validate a v2-family call (fields already decoded into `v`) and return its plan, or None for a NOP.
+
+    `src_dtype_name` is set by the MX load, where dst and src types may differ (checked by the caller).
+    """
+    r = checks.in_range
+    m_start = r(instr, "mStartPosition", v["mStartPosition"], 0, _U32)
+    k_start = r(instr, "kStartPosition", v["kStartPosition"], 0, _U32)
+    m_step = r(instr, "mStep", v["mStep"], 0, 255)
+    k_step = r(instr, "kStep", v["kStep"], 0, 255)
+    src_stride = r(instr, "srcStride", v["srcStride"], -_I32 - 1, _I32)
+    dst_stride = r(instr, "dstStride", v["dstStride"], 0, 65535)
+    r(instr, "sid", v.get("sid", 0), 0, 255)
+    transpose = checks.flag(instr, "ifTranspose", v["ifTranspose"])
+    if src_stride < 0:
+        raise UnsupportedError(f"{instr}: srcStride must be >= 0 (a negative stride is not modelled: the "
+                               f"docs only show |srcStride| in the start address), but got {src_stride}")
+    dt = dst.dtype
+    s_mem, d_mem = check_path(core, instr, api, dst, src, dt.name, same_dtype=src_dtype_name is None)
+    if transpose:
+        if s_mem != "L1":
+            raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
+                                   f"LoadData_2D_V2.md 表3), but got path {s_mem}->{d_mem}")
+        core.chip.check_transpose(api, dt.name, d_mem, s_mem, instr=instr)
+        name, mult = _TRANSPOSE_RULE[dt.bits]
+        val = m_step if name == "mStep" else k_step
+        checks.multiple(instr, name, val, mult, f" for a transposed b{dt.bits} load (doc: LoadData_2D_V2.md "
+                        "约束说明)")
+    if m_step == 0 or k_step == 0:  # "mStep和kStep为0时...被视为NOP"
+        return None
+    spec = Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)
+    check_extent(instr, dst, spec.dst_last_fractal(), "destination")
+    check_extent(instr, src, spec.src_last_fractal(), "source")
+    return plan_load2d_v2(spec, instr)
+
+
+@load_data_overload(LoadData2DParamsV2)
+def load2d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParamsV2, _config: object = None,
+              _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
+    """`LoadData(dst, src, LoadData2DParamsV2)` (doc: LoadData_2D_V2.md; GMToL1 V2 page)."""
+    instr = "LoadData2Dv2"
+    plan = prepare_v2(core, instr, "LoadData2Dv2", dst, src, p.as_dict())
+    if plan is None:
+        return ExecReport(instr)
+    return execute(plan, dst, src, 0, core.strict, 0)
+
+
+@load_data_overload(Load2DBitModeParam)
+def load2d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load2DBitModeParam,
+                   _config: object = None, dst_pos: str | None = None, src_pos: str | None = None
+                   ) -> ExecReport:
+    """`LoadData<Dst, Src, T>(dst, src, Load2DBitModeParam)` (doc: LoadData_2D_BitMode.md; 950 only).
+
+    The Dst/Src TPosition template arguments are required (dst_pos / src_pos), as for Load3DBitMode.
+    """
+    instr = "Load2DBitMode"
+    core.chip.check("Load2DBitMode", instr=instr)
+    for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
+        if pos is None:
+            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
+                                  f"(one of {', '.join(allowed)})")
+        if pos not in allowed:
+            raise UnsupportedError(f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, "
+                                   f"but got {pos}")
+        if memory_of(pos) != t.memory.name:
+            raise UnsupportedError(f"{instr}: {what} TPosition {pos} does not match the tensor in "
+                                   f"{t.memory.name} (TPosition {t.position})")
+    plan = prepare_v2(core, instr, "Load2DBitMode", dst, src, bm.as_dict())
+    if plan is None:
+        return ExecReport(instr)
+    return execute(plan, dst, src, 0, core.strict, 0)

@@ -1,0 +1,229 @@
+"""MX (microscaling) loads and MmadMx (Ascend 950 only).
+
+* `load_data_mx` = `LoadData(dst U, src T, srcMx fp8_e8m0_t, LoadData2DParamsV2, LoadData2DMxParams)`
+  (doc: 矩阵计算的搬入/LoadData_2D_MX.md; seed 003 "Load2DMX"/"Load2Dv2MX"; CONCEPTS §7). One call moves
+  the data exactly like LoadData2DParamsV2 (L1 -> L0A/L0B) and the e8m0 scales in 32-B units
+  (L1 -> L0A_MX/L0B_MX, at the L0A/L0B byte address / 16):
+  scale unit (x, y) goes from src + ((xStart+x)*srcStride + yStart + y)*32 to mx + (x*dstStride + y)*32.
+* `mmad_mx` = `MmadMx(c, a, b[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md; number-formats §9):
+  C[m,n] = sum_k A[m,k]*2^(SA[m,k//32]-127) * B[k,n]*2^(SB[k//32,n]-127) (+ bias[n]), A Nz in L0A,
+  B Zn in L0B, C Nz float in L0C; scales in L0A_MX/L0B_MX as 16x2 e8m0 fractals (scaleA Zz, scaleB Nn).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..core import Core
+from ..dtypes import decode, raw_from_bytes
+from ..errors import HazardError, HazardWarning, ParamRangeError, UnsupportedError
+from ..layouts import R0, cdiv, nz_offset, zn_offset
+from ..memory import LocalTensor
+from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
+from ..params.mmad import MmadParams
+from ..plan import ExecReport, Plan, check_plan, execute
+from .load2d import prepare_v2
+
+SCALE_UNIT = 32  # bytes: one 16x2 e8m0 scale fractal (doc: LoadData_2D_MX.md 功能说明)
+MX_RATIO = 16  # "L0A_MX Buffer Address = L0A Buffer Address / 16"
+# T -> the U the seed's Load2DMX wants for fp8 (seed 003 表1); the doc (LoadData_2D_MX.md 表1) lists
+# U = T, so both are accepted.
+MX_TAG = {"fp8_e4m3fn_t": "mx_fp8_e4m3_t", "fp8_e5m2_t": "mx_fp8_e5m2_t"}
+PLAIN = {v: k for k, v in MX_TAG.items()}
+T_TYPES = ("fp4x2_e2m1_t", "fp4x2_e1m2_t", "fp8_e4m3fn_t", "fp8_e5m2_t")
+
+
+# -- Load2DMX ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MxScaleSpec:
+    xStart: int
+    yStart: int
+    xStep: int
+    yStep: int
+    srcStride: int
+    dstStride: int
+
+
+@lru_cache(maxsize=256)
+def plan_mx_scales(spec: MxScaleSpec) -> Plan:
+    """32-B scale units, x (M or N fractals) outer, y (K pairs) inner (CONCEPTS §7 scale copy)."""
+    x, y, b = np.meshgrid(np.arange(spec.xStep), np.arange(spec.yStep), np.arange(SCALE_UNIT), indexing="ij")
+    dst = (x * spec.dstStride + y) * SCALE_UNIT + b
+    src = ((spec.xStart + x) * spec.srcStride + spec.yStart + y) * SCALE_UNIT + b
+    return Plan.build("Load2DMX", 8, dst, src, info={"spec": spec})
+
+
+def ref_mx_scales(dst: np.ndarray, src: np.ndarray, xStartPosition: int, yStartPosition: int, xStep: int,
+                  yStep: int, srcStride: int, dstStride: int) -> None:
+    """Slow reference from LoadData_2D_MX.md 表3 and its start-address formula (byte arrays)."""
+    for x in range(xStep):  # "xStep: X轴方向搬运长度，即M维度方向，单位为1个分形（32字节）"
+        for y in range(yStep):  # "yStep: Y轴方向搬运长度，即K维度方向，单位为32字节"
+            # "startAddr = srcAddr + (xStartPosition*|srcStride| + yStartPosition)*32B"
+            s = ((xStartPosition + x) * srcStride + yStartPosition + y) * 32
+            # dstStride: "目标矩阵X方向前一个分形起始地址与后一个分形起始地址的间隔"
+            d = (x * dstStride + y) * 32
+            dst[d : d + 32] = src[s : s + 32]
+
+
+def mx_tensor(core: Core, t: LocalTensor) -> LocalTensor:
+    """The scale buffer region that belongs to an L0A/L0B tensor: address / 16, length bytes / 16."""
+    mem = core.memory(t.memory.name + "_MX")
+    return LocalTensor(mem, mem.name, t.offset // MX_RATIO, "fp8_e8m0_t", t.nbytes // MX_RATIO)
+
+
+def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor) -> None:
+    t, u = src.dtype.name, dst.dtype.name
+    if t not in T_TYPES:
+        raise UnsupportedError(f"{instr}: src dtype T must be one of {', '.join(T_TYPES)} (doc: "
+                               f"LoadData_2D_MX.md 表1), but got {t}")
+    allowed = (t, MX_TAG[t]) if t in MX_TAG else (t,)
+    if u not in allowed:
+        raise UnsupportedError(f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (seed 003 "
+                               f"表1: fp8 T needs its mx_ type, otherwise U = T), but got {u}")
+    if src_mx.dtype.name != "fp8_e8m0_t":
+        raise UnsupportedError(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got {src_mx.dtype.name}")
+    checks.position(instr, "srcMx", src_mx, ("L1",))
+    checks.position(instr, "dst", dst, ("L0A", "L0B"))
+    core.chip.check("Load2DMX", "fp8_e8m0_t", "L1", dst.memory.name + "_MX", instr=instr)
+    checks.aligned(instr, "srcMx (L1)", src_mx, 32)
+
+
+def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
+                 params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> ExecReport:
+    """`LoadData(dst, src, srcMx, LoadData2DParamsV2, LoadData2DMxParams)` (Load2DMX / Load2Dv2MX).
+
+    The data half and the scale half are each a NOP when their own steps are 0 (CONCEPTS §9 Q27:
+    the doc calls xStep/yStep = 0 a NOP of the interface, but the official sample relies on the data
+    half still running). Everything is validated before either half writes.
+    """
+    instr = "Load2DMX"
+    core.chip.check("Load2DMX", instr=instr)
+    _check_types(core, instr, dst, src, src_mx)
+    r = checks.in_range
+    spec = MxScaleSpec(
+        r(instr, "xStartPosition", mx_params.xStartPosition, 0, 65535),
+        r(instr, "yStartPosition", mx_params.yStartPosition, 0, 65535),
+        r(instr, "xStep", mx_params.xStep, 0, 255),
+        r(instr, "yStep", mx_params.yStep, 0, 255),
+        r(instr, "srcStride", mx_params.srcStride, 0, 65535),
+        r(instr, "dstStride", mx_params.dstStride, 0, 65535),
+    )
+    data_plan = prepare_v2(core, instr, "Load2DMX", dst, src, params.as_dict(), src_dtype_name=src.dtype.name)
+    mx_dst = mx_tensor(core, dst)
+    scale_plan = plan_mx_scales(spec) if spec.xStep and spec.yStep else None
+    jobs = [(p, d, s) for p, d, s in ((data_plan, dst, src), (scale_plan, mx_dst, src_mx)) if p is not None]
+    with warnings.catch_warnings():  # pre-check both plans (bounds; hazards when strict), then write
+        warnings.simplefilter("ignore", HazardWarning)
+        for p, d, s in jobs:
+            check_plan(p, d, s, core.strict)
+    out = ExecReport(instr)
+    for p, d, s in jobs:
+        rep = execute(p, d, s, 0, core.strict, 0)
+        out.bytes_written += rep.bytes_written
+        out.bytes_read += rep.bytes_read
+        out.hazards += rep.hazards
+    return out
+
+
+# -- MmadMx --------------------------------------------------------------------------------------------
+
+
+def _hazard(core: Core, msg: str) -> str:
+    if core.strict:
+        raise HazardError(msg)
+    warnings.warn(msg, HazardWarning, stacklevel=4)
+    return msg
+
+
+def _gather(core: Core, instr: str, what: str, t: LocalTensor, offsets: np.ndarray, hazards: list[str]
+            ) -> np.ndarray:
+    """Raw codes at element offsets of `t` (bounds checked on the memory; past the tensor = hazard)."""
+    if offsets.size == 0:
+        return np.zeros(0, dtype=t.dtype.raw_dtype)
+    count = int(offsets.max()) + 1
+    nbytes = (count * t.dtype.bits + 7) // 8
+    t.memory.check_range(t.offset, nbytes, f"{instr}: {what}")
+    if nbytes > t.nbytes:
+        hazards.append(_hazard(core, f"{instr}: reads {nbytes} B of {what} from {t.position}@0x{t.offset:x}, "
+                                     f"past the LocalTensor ({t.nbytes} B)"))
+    raw = raw_from_bytes(t.dtype, t.memory.data[t.offset : t.offset + nbytes], count)
+    return raw[offsets]
+
+
+def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
+    """Byte offset of the scale of row `row` (m for A, n for B) and K-block `kb` in its MX region:
+    16x2 fractals, ceil(K/64) per 16 rows; inside, row-major 16 rows x 2 K-blocks (CONCEPTS §7; doc:
+    辅助矩阵分形格式详解.md scaleA Zz (M1,K1,M0,K0), scaleB Nn (N1,K1,N0,K0))."""
+    return ((row // R0) * cdiv(k, 64) + kb // 2) * SCALE_UNIT + (row % R0) * 2 + kb % 2
+
+
+def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
+            bias: LocalTensor | None = None) -> ExecReport:
+    """`MmadMx(dst, fm, filter[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md)."""
+    instr = "MmadMx"
+    core.chip.check("MmadMx", instr=instr)
+    r = checks.in_range
+    m, n, k = (r(instr, name, getattr(params, name), 0, 4095) for name in ("m", "n", "k"))
+    checks.position(instr, "dst", c, ("L0C",))
+    checks.position(instr, "fm", a, ("L0A",))
+    checks.position(instr, "filter", b, ("L0B",))
+    ta, tb = (PLAIN.get(t.dtype.name, t.dtype.name) for t in (a, b))
+    core.chip.check_combo("MmadMx", (ta, tb, c.dtype.name), instr=instr)
+    checks.aligned(instr, "dst (L0C)", c, 1024)
+    for what, t in (("fm (L0A)", a), ("filter (L0B)", b)):  # "fp4场景512字节对齐, fp8场景1024字节对齐"
+        checks.aligned(instr, what, t, 512 if t.dtype.is_4bit else 1024)
+    if bias is not None:
+        checks.position(instr, "bias", bias, ("BT",))
+        if bias.dtype.name != "float":
+            raise UnsupportedError(f"{instr}: bias dtype must be float (MmadMx.md 表3), "
+                                   f"but got {bias.dtype.name}")
+        checks.aligned(instr, "bias (BT)", bias, 64)
+    is_bias = checks.flag(instr, "isBias", params.isBias)
+    init = checks.flag(instr, "cmatrixInitVal", params.cmatrixInitVal) and not is_bias
+    source = checks.flag(instr, "cmatrixSource", params.cmatrixSource)
+    no_gemv = checks.flag(instr, "disableGemv", params.disableGemv)
+    if source and bias is None and not init:
+        raise UnsupportedError(f"{instr}: cmatrixSource=true takes the initial C from a bias tensor in C2, "
+                               "but no bias tensor was passed")
+    if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时...视为NOP"
+        return ExecReport(instr)
+    if k % 64:
+        raise ParamRangeError(f"{instr}: k must be a multiple of 64 (MmadMx.md 约束说明), but got {k}")
+    if m == 1 and not no_gemv:
+        raise UnsupportedError(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is undocumented and "
+                               f"not modelled; set disableGemv=true (m=1 with a 16-row Nz A), but got m={m}")
+    hazards: list[str] = []
+    ca, cb = 256 // a.dtype.bits, 256 // b.dtype.bits
+    mm, kk = np.meshgrid(np.arange(m), np.arange(k), indexing="ij")
+    a_raw = _gather(core, instr, "fm", a, nz_offset(mm, kk, m, ca), hazards)
+    sa_raw = _gather(core, instr, "scaleA", mx_tensor(core, a), scale_offset(mm, kk // 32, k), hazards)
+    kb, nb = np.meshgrid(np.arange(k), np.arange(n), indexing="ij")
+    b_raw = _gather(core, instr, "filter", b, zn_offset(kb, nb, n, cb), hazards)
+    sb_raw = _gather(core, instr, "scaleB", mx_tensor(core, b), scale_offset(nb, kb // 32, k), hazards)
+    ci, cj = np.meshgrid(np.arange(m), np.arange(n), indexing="ij")
+    c_off = nz_offset(ci, cj, m, R0)  # L0C: Nz, 16x16 fractals, column stride ceil(m/16)
+    with np.errstate(all="ignore"):
+        av = decode(a.dtype, a_raw) * decode("fp8_e8m0_t", sa_raw)
+        bv = decode(b.dtype, b_raw) * decode("fp8_e8m0_t", sb_raw)
+        acc = av @ bv  # float64; one rounding to float32 at the end (number-formats §9, U6)
+        if bias is not None:
+            acc = acc + decode("float", _gather(core, instr, "bias", bias, np.arange(n), hazards))[None, :]
+        elif not init and not source:  # cmatrixInitVal=false: accumulate onto L0C
+            acc = acc + decode("float", _gather(core, instr, "dst", c, c_off, hazards))
+        out = acc.astype(np.float32)
+    end = (int(c_off.max()) + 1) * 4
+    c.memory.check_range(c.offset, end, f"{instr}: destination")
+    if end > c.nbytes:
+        hazards.append(_hazard(core, f"{instr}: writes {end} B from {c.position}@0x{c.offset:x}, past the "
+                                     f"destination LocalTensor ({c.nbytes} B)"))
+    view = c.memory.data[c.offset : c.offset + end].view(np.float32)
+    view[c_off.ravel()] = out.ravel()
+    return ExecReport(instr, bytes_written=out.size * 4, bytes_read=a_raw.size * a.dtype.bits // 8
+                      + b_raw.size * b.dtype.bits // 8, hazards=hazards)
