@@ -13,8 +13,9 @@
 4. per (M, N, K) tile: Load3D v2 the img2col window to L0A, Load3D v2 the B window to L0B, Mmad into
    L0C (the first K tile initialises C, the others accumulate), then C (Nz, 16x16 fractals) is read back.
 
-int8 on chips whose Load3D cannot write int8 into L0B (A2/A3: LoadData_3D.md 数据类型) writes the B tile
-into L0B in the Zn layout directly (TODO(load2d): use LoadData2D once `ascsim.isa.load2d` exists).
+int8 on chips whose Load3D cannot write int8 into L0B (A2/A3: LoadData_3D.md 数据类型) stores B in L1 as
+Zn(B) (K padded to 32-row fractals) and copies each tile's fractal rows with LoadData2D (whole 512-B
+fractals, CONCEPTS §4.1): source fractal (k1, n1) = k1*ceil(N/16) + n1, destination k1'*ceil(nt/16) + n1'.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from .core import Core
 from .dtypes import DType, get_dtype
 from .errors import ParamRangeError
 from .isa.load3d import check_channel_size
-from .layouts import R0, align
-from .params import LoadData3DParamsV2, MmadParams
+from .layouts import R0, align, cdiv
+from .params import LoadData2DParams, LoadData3DParamsV2, MmadParams
+from .plan import ExecReport
 
 _KT = 32  # K tiles are multiples of 32: C0 for every cube dtype here and the 950 b8 32-row rule
 
@@ -105,6 +107,15 @@ def _choose_tiles(m: int, n: int, k: int, dt: DType, csize: int, l0ab: int, l0c:
     return mt, nt, kt
 
 
+def _load2d_b_tile(core: Core, l0b, b_l1, k1_0: int, k1_n: int, n1_0: int, n1_n: int, n1_all: int
+                   ) -> list[ExecReport]:
+    """Copy fractal rows k1_0 .. k1_0+k1_n-1, fractal columns n1_0 .. n1_0+n1_n-1 of an L1 Zn(B)
+    (n1_all fractals per row) into L0B as a dense Zn tile: one LoadData2D per fractal row."""
+    frac = 512 * 8 // l0b.dtype.bits
+    return [core.load_data(l0b[i * n1_n * frac], b_l1, LoadData2DParams((k1_0 + i) * n1_all + n1_0, n1_n, 1))
+            for i in range(k1_n)]
+
+
 def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 1,
            dilation: int | Sequence[int] = 1, dtype: str = "half",
            tiles: tuple[int, int, int] | None = None) -> tuple[np.ndarray, dict]:
@@ -148,7 +159,11 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
     b = weights_to_b(w.astype(np.float64), chan, c0)
     bfm = np.zeros((n_pad, 1, k_pad), dtype=np.float64)
     bfm[:cout, 0, :k_all] = b.T
-    b_l1 = layouts.chw_to_fmap_l1(bfm, c0)  # = Nz(B) with column height k_pad
+    b_by_load3d = core.chip.supports("Load3Dv2", dt.name, "B1", "B2")
+    bpad = np.zeros((k_pad, cout), dtype=np.float64)
+    bpad[:k_all] = b
+    # Load3D source: Nz(B) with column height k_pad; LoadData2D source: Zn(B) (fractal copy).
+    b_l1 = layouts.chw_to_fmap_l1(bfm, c0) if b_by_load3d else layouts.nd_to_zn(bpad, c0)
     l1 = core.memory("L1").size
     fm_bytes = align(fmap.size * dt.bits // 8, 32)
     if fm_bytes + b_l1.size * dt.bits // 8 > l1:
@@ -159,11 +174,8 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
 
     l0ab = min(core.memory("L0A").size, core.memory("L0B").size)
     mt, nt, kt = _choose_tiles(m_all, n_all, k_all, dt, ct.bits // 8, l0ab, core.memory("L0C").size, tiles)
-    b_by_load3d = core.chip.supports("Load3Dv2", dt.name, "B1", "B2")
 
-    start = len(core.log)
-    extra: Counter[str] = Counter()
-    extra_bytes = 0
+    reports: list[ExecReport] = []
     y = np.zeros((m_all, n_all), dtype=np.int64 if ct.kind == "int" else np.float64)
     n_tiles = 0
     for m0 in range(0, m_all, mt):
@@ -176,32 +188,27 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
             for k0 in range(0, k_all, kt):
                 kext = min(kt, k_all - k0)
                 a_t = core.tensor("A2", dt, align(mext, R0) * align(kext, c0), offset=0)
-                core.load_data(a_t, x_t, LoadData3DParamsV2(
-                    list(pads), h, wd, chan, kext, mext, k0, m0, sw, sh, kw, kh, dw, dh, padValue=0))
+                reports.append(core.load_data(a_t, x_t, LoadData3DParamsV2(
+                    list(pads), h, wd, chan, kext, mext, k0, m0, sw, sh, kw, kh, dw, dh, padValue=0)))
                 b_rows = align(kext, _KT)
                 l0b = core.tensor("B2", dt, align(b_rows, c0) * align(next_, R0), offset=0)
                 if b_by_load3d:
-                    core.load_data(l0b, b_t, LoadData3DParamsV2(
-                        [0, 0, 0, 0], 1, k_pad, n_pad, next_, b_rows, n0, k0, padValue=0))
+                    reports.append(core.load_data(l0b, b_t, LoadData3DParamsV2(
+                        [0, 0, 0, 0], 1, k_pad, n_pad, next_, b_rows, n0, k0, padValue=0)))
                 else:
-                    # TODO(load2d): LoadData2D from an L1 Zn(B) copy once ascsim.isa.load2d exists;
-                    # int8 Load3D into L0B is rejected on this chip (LoadData_3D.md 数据类型).
-                    zn = layouts.nd_to_zn(b[k0 : k0 + kext, n0 : n0 + next_], c0)
-                    l0b.write(zn)
-                    extra["L0B direct write (TODO load2d)"] += 1
-                    extra_bytes += zn.size * dt.bits // 8
-                core.mmad(c_t, a_t, l0b, MmadParams(mext, next_, kext, cmatrixInitVal=(k0 == 0)))
+                    reports += _load2d_b_tile(core, l0b, b_t, k0 // c0, b_rows // c0, n0 // R0,
+                                              cdiv(next_, R0), cdiv(n_all, R0))
+                p = MmadParams(mext, next_, kext, cmatrixInitVal=(k0 == 0))  # later K tiles accumulate
+                reports.append(core.mmad(c_t, a_t, l0b, p))
                 n_tiles += 1
             flat = c_t.read()
             tile = layouts.nz_to_nd(flat, mext, next_, R0)
             rows = min(mext, m_all - m0)
             y[m0 : m0 + rows, n0 : n0 + next_] = tile[:rows]
 
-    reports = core.log[start:]
-    counts = Counter(r.instr for r in reports) + extra
     stats = {
-        "instructions": dict(counts),
-        "bytes_moved": sum(r.bytes_written for r in reports) + extra_bytes,
+        "instructions": dict(Counter(r.instr for r in reports)),
+        "bytes_moved": sum(r.bytes_written for r in reports),
         "tiles": n_tiles,
         "tile_shape": (mt, nt, kt),
     }
