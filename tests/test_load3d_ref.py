@@ -32,7 +32,7 @@ from ascsim.params import (
     LoadDataRepeatParam,
 )
 
-SETTINGS = settings(max_examples=30, deadline=None)
+SETTINGS = settings(max_examples=60, deadline=None)
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -289,7 +289,7 @@ def test_v2_repeat_register_equals_reference(chip: str, dst: str) -> None:
 def test_v2pro_equals_v2_reference(chip: str, dst: str) -> None:
     """v2Pro takes l1H/l1W/padList/padValue from SetFmatrix / SetLoadDataPaddingValue (表5)."""
 
-    @settings(max_examples=8, deadline=None)
+    @settings(max_examples=15, deadline=None)
     @given(case=v2_cases(chip, dst))
     def run(case: V2Case) -> None:
         check_v2(case, "v2pro")

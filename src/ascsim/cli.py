@@ -62,6 +62,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import explain_step
+    from .scenario import load_scenario, run_scenario
+
+    run = run_scenario(load_scenario(args.file), upto=args.step)
+    print(explain_step(run, args.step, dst_index=args.dst, fractal=args.fractal))
+    return 0
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from .draw import draw_step
+    from .scenario import load_scenario, run_scenario
+
+    run = run_scenario(load_scenario(args.file), upto=args.step)
+    draw_step(run, args.step, args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ascsim",
@@ -82,6 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the file's [save] table)")
     r.add_argument("-q", "--quiet", action="store_true", help="print only errors and saved files")
     r.set_defaults(func=_cmd_run)
+    e = sub.add_parser("explain", help="say where each destination element of one step came from")
+    e.add_argument("file", help="scenario file")
+    e.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")
+    g = e.add_mutually_exclusive_group()
+    g.add_argument("--dst", type=int, metavar="INDEX", help="one destination element (index in the dst operand)")
+    g.add_argument("--fractal", type=int, metavar="F", help="every element of 512-B destination fractal F")
+    e.set_defaults(func=_cmd_explain)
+    w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
+    w.add_argument("file", help="scenario file")
+    w.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")
+    w.add_argument("-o", "--out", required=True, help="output picture (.svg or .png)")
+    w.set_defaults(func=_cmd_draw)
     return p
 
 

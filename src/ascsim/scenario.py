@@ -167,8 +167,9 @@ def load_scenario(path: str | Path) -> Scenario:
         raise sc.error("chip", "missing (e.g. chip = \"a2\"; see `ascsim chips`)")
     from .chips import get_chip
 
+    chip_name = _expect(sc, "chip", raw["chip"], str, "a chip name")
     try:
-        sc.chip = get_chip(_expect(sc, "chip", raw["chip"], str, "a chip name")).key
+        sc.chip = get_chip(chip_name).key
     except AscsimError as e:
         raise sc.error("chip", str(e)) from None
     sc.strict = _expect(sc, "strict", raw.get("strict", False), bool, "true or false")
@@ -251,6 +252,20 @@ def _check_init(sc: Scenario, loc: str, init: Any) -> None:
     _expect(sc, loc, init, dict, "a string or a table")
     if len(init) != 1 or next(iter(init)) not in _INIT_KINDS:
         raise sc.error(loc, f"expected exactly one of {', '.join(_INIT_KINDS)}, got {sorted(init)}")
+    kind, arg = next(iter(init.items()))
+    loc = f"{loc}.{kind}"
+    if kind == "fill":
+        _expect(sc, loc, arg, (int, float), "a number")
+    elif kind == "npy":
+        _expect(sc, loc, arg, str, "a .npy file name")
+    elif kind == "values":
+        flat = list(np.ravel(np.asarray(arg, dtype=object))) if isinstance(arg, list) else None
+        if flat is None or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in flat):
+            raise sc.error(loc, f"expected a (flat) list of numbers, got {arg!r}")
+    elif kind == "random" and isinstance(arg, dict):
+        _only(sc, loc, arg, {"seed", "low", "high"})
+        for k, v in arg.items():
+            _expect(sc, f"{loc}.{k}", v, int if k == "seed" else (int, float), "a number")
 
 
 def _step(sc: Scenario, i: int, s: Any) -> Step:
@@ -263,7 +278,7 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
     allowed = {"call", *tensors, *optional, "note"}
     if takes_params:
         allowed |= {"params", "config", "dst_pos", "src_pos"}
-    allowed |= _SETTER_FIELDS.get(call, set())
+    allowed |= set(_SETTER_FIELDS.get(call, {}))
     _only(sc, loc, s, allowed)
     for arg in tensors:
         if arg not in s:
@@ -271,19 +286,52 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
     for arg in (*tensors, *optional):
         if arg in s and arg != "mx_params":
             _tensor_ref(sc, f"{loc}.{arg}", s[arg])
+    for k, want in _SETTER_FIELDS.get(call, {}).items():
+        if k in s:
+            _check_field(sc, f"{loc}.{k}", s[k], want)
+    for k in ("dst_pos", "src_pos"):
+        if k in s and s[k] not in POSITION_MEMORY:
+            raise sc.error(f"{loc}.{k}", f"unknown TPosition {s[k]!r}; known: {', '.join(POSITION_MEMORY)}")
+    if "config" in s:
+        _only(sc, f"{loc}.config", _expect(sc, f"{loc}.config", s["config"], dict, "a table"),
+              {"isSetFMatrix", "isSetPadding"})
+        for k, v in s["config"].items():
+            _check_field(sc, f"{loc}.config.{k}", v, bool)
     if takes_params:
         if "params" not in s:
             raise sc.error(f"{loc}.params", f"missing parameter struct of {call}")
-        _struct(sc, f"{loc}.params", s["params"])
+        p = _struct(sc, f"{loc}.params", s["params"])
+        wanted = _CALL_STRUCTS.get("LoadDataMx" if call == "LoadData" and "src_mx" in s else call)
+        if wanted and type(p).__name__ not in wanted:
+            raise sc.error(f"{loc}.params.type", f"{call} takes {' or '.join(wanted)}, "
+                                                 f"got {type(p).__name__}")
         if "mx_params" in s:
-            _struct(sc, f"{loc}.mx_params", s["mx_params"])
+            mx = _struct(sc, f"{loc}.mx_params", s["mx_params"])
+            if not isinstance(mx, P.LoadData2DMxParams):
+                raise sc.error(f"{loc}.mx_params.type", f"expected LoadData2DMxParams, got {type(mx).__name__}")
     return Step(i, call, s, loc)
 
 
-_SETTER_FIELDS = {
-    "SetFmatrix": {"l1H", "l1W", "padList", "mode"},
-    "SetLoadDataPaddingValue": {"value", "dtype"},
-    "SetLoadDataBoundary": {"value"},
+# params struct types each call accepts (LoadData dispatches on the type itself, like the C++ overloads)
+_CALL_STRUCTS: dict[str, tuple[str, ...]] = {
+    "LoadDataMx": ("LoadData2DParamsV2",),
+    "LoadDataWithTranspose": ("LoadData2dTransposeParams", "LoadData2dTransposeParamsV2"),
+    "LoadDataWithSparse": ("LoadData2DParams",),
+    "Mmad": ("MmadParams",),
+    "MmadWithSparse": ("MmadParams",),
+    "MmadMx": ("MmadParams",),
+    "DataCopy": ("DataCopyParams", "Nd2NzParams", "Dn2NzParams"),
+    "Fixpipe": ("FixpipeParamsV220", "FixpipeParamsArch3510"),
+    "SetLoadDataRepeat": ("LoadDataRepeatParam",),
+    "SetLoadDataRepeatWithStride": ("LoadDataRepeatParamWithStride",),
+}
+
+
+# setter call fields and their types (checked like struct fields)
+_SETTER_FIELDS: dict[str, dict[str, Any]] = {
+    "SetFmatrix": {"l1H": int, "l1W": int, "padList": list[int], "mode": str},
+    "SetLoadDataPaddingValue": {"value": float, "dtype": str},
+    "SetLoadDataBoundary": {"value": int},
 }
 
 
@@ -297,6 +345,9 @@ def _tensor_ref(sc: Scenario, loc: str, ref: Any) -> tuple[str, int]:
         _expect(sc, f"{loc}.index", index, int, "an element index")
     if name not in sc.tensors:
         raise sc.error(loc, f"no tensor named {name!r} (known: {', '.join(sc.tensors) or 'none'})")
+    if not 0 <= index <= sc.tensors[name].length:
+        raise sc.error(f"{loc}.index", f"must be in [0, {sc.tensors[name].length}] (the length of "
+                                       f"{name}), got {index}")
     return name, index
 
 
@@ -316,6 +367,8 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
         if k not in hints:
             raise sc.error(f"{loc}.{k}", f"unknown field of {tname}; fields: {', '.join(hints)}")
         _check_field(sc, f"{loc}.{k}", v, hints[k])
+        if isinstance(v, dict):  # a nested struct, e.g. FixpipeParamsArch3510.params = {type = "Nz2NdParams"}
+            values[k] = _struct(sc, f"{loc}.{k}", v)
     return cls(**values)
 
 
@@ -333,6 +386,9 @@ def _check_field(sc: Scenario, loc: str, v: Any, hint: Any) -> None:
     elif origin is list:
         if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             raise sc.error(loc, f"expected a list of integers, got {v!r}")
+    elif hint is str:
+        if not isinstance(v, str):
+            raise sc.error(loc, f"expected a string, got {v!r}")
 
 
 def _bitmode(sc: Scenario, loc: str, values: dict) -> P.Load3DBitModeParam:
@@ -392,7 +448,7 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
     path = (sc.path.parent / str(arg)).resolve()
     try:
         v = np.load(path).ravel()
-    except OSError as e:
+    except (OSError, ValueError) as e:
         raise sc.error(loc, f"cannot load {arg!r}: {e}") from None
     if v.size != n:
         raise sc.error(loc, f"{arg} holds {v.size} values, the tensor needs {n}")
@@ -451,6 +507,18 @@ def build(sc: Scenario) -> ScenarioRun:
     return ScenarioRun(sc, core, tensors)
 
 
+def step_struct(sc: Scenario, step: Step, part: str = "params") -> Any:
+    """The struct a step passes as `params` (or `mx_params`), built exactly as `run_scenario` builds it."""
+    default = {"type": "LoadData2DMxParams"} if part == "mx_params" else None
+    return _struct(sc, f"{step.line}.{part}", step.raw.get(part, default))
+
+
+def step_config(step: Step) -> P.IsResetLoad3dConfig | None:
+    """The IsResetLoad3dConfig template argument of a LoadData step (None = the default {true, true})."""
+    cfg = step.raw.get("config")
+    return P.IsResetLoad3dConfig(**cfg) if isinstance(cfg, dict) else None
+
+
 def _resolve(run: ScenarioRun, ref: Any) -> LocalTensor:
     name, index = (ref, 0) if isinstance(ref, str) else (ref["tensor"], ref.get("index", 0))
     t = run.tensors[name]
@@ -497,7 +565,7 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
     return None
 
 
-def _located(step: Step, e: AscsimError) -> str:
+def _located(step: Step, e: Exception) -> str:
     """Point an instruction error at the field it names: steps[3].params.kExtension: ..."""
     msg = str(e)
     m = re.match(r"^[\w<>]+: (\w+)", msg)
@@ -538,7 +606,7 @@ def run_scenario(sc: Scenario, upto: int | None = None,
             report = _exec_step(run, step)
         except ScenarioError:
             raise
-        except AscsimError as e:
+        except (AscsimError, NotImplementedError) as e:  # NotImplementedError: a feature ascsim lacks
             raise ScenarioError(f"{sc.path.name}: {_located(step, e)}") from e
         result = StepResult(step, report, summarize(step, report))
         run.results.append(result)

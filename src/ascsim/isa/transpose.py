@@ -263,7 +263,7 @@ def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
     if bits == 32:
         # F[jj, row, a0] holds S[row, 8jj + a0]; out_j[a, c] = S^T[a, 8j + c] = F[a // 8, 8j + c, a % 8]:
         # index F as (jj, j, c, a0) and reorder to (j, jj, a0, c).
-        return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
+        return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 1, 2, 4, 3)
     # b4: byte B[row, m] holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble) (number-formats §4).
     # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4. Transposing the
     # bytes first puts B[2k, m] and B[2k+1, m] side by side: one u16 lane p = B[2k, m] | B[2k+1, m] << 8.

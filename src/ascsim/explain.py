@@ -1,0 +1,561 @@
+"""Provenance of one executed step: where every destination element came from, in words.
+
+The access plan *is* the provenance (DESIGN.md "One idea at the centre"): `Plan.dst`/`Plan.src` list,
+in program order, the source element (or PAD) each destination element receives, later writes win.
+This module turns that into coordinates a kernel author recognises:
+
+* Load3D v2 family (img2col, doc: LoadData_3D.md 表4 / CONCEPTS §3.1-3.2): the img2col (m, k) of the
+  destination element, its (ho, wo, kh, kw), and the feature-map (c, h, w) / (c1, c0) it reads in the
+  L1 layout of `ascsim.layouts.chw_to_fmap_l1` (NC1HWC0 groups + packed tail) — or the padded (h, w)
+  when the element is padValue;
+* Load3D v1: the (c1, h, w, c0) the element reads (doc: LoadData_3D.md 表3);
+* matrix loads and copies (2D, transpose, sparse, MX data, DataCopy, Fixpipe): the source fractal
+  (512 B = 16 rows x C0 columns, 关键分形格式详解.md) with the row/column inside it, and the matrix
+  row/column when the scenario declares the source layout (nz / zz / zn / 2-D flat).
+
+`provenance` returns plain dicts (stable keys, see its docstring); `explain_step` formats them with a
+step summary. Element indices are relative to the instruction's operands (the `dst`/`src` tensors of
+the step, after any `{tensor, index}` offset), exactly like the plan's offsets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .errors import BoundsError, ParamRangeError, UnsupportedError
+from .layouts import R0, cdiv
+from .memory import LocalTensor
+from .plan import PAD, Plan
+
+FRACTAL_BYTES = 512
+NOT_WRITTEN = -2
+
+
+# -- step context -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class StepView:
+    """Everything explain/draw need about one executed step."""
+
+    index: int
+    call: str
+    raw: dict
+    plan: Plan
+    dst: LocalTensor
+    src: LocalTensor | None
+    dst_name: str
+    src_name: str
+    dst_base: int  # element index of the operand inside its scenario tensor ({tensor, index})
+    src_base: int
+    src_spec: Any  # the scenario TensorSpec of the source (layout/shape), or None
+    pad_pattern: int
+    boundary: int  # bytes; 0 = off (SetLoadDataBoundary, Load3D only)
+
+    @property
+    def spec(self) -> Any:
+        return self.plan.info.get("spec")
+
+    @property
+    def kind(self) -> str:
+        """"img2col" (Load3D v2 family), "v1" (Load3D v1) or "matrix" (everything else)."""
+        name = type(self.spec).__name__
+        return {"Img2colSpec": "img2col", "V1Spec": "v1"}.get(name, "matrix")
+
+    @property
+    def dst_bits(self) -> int:
+        return self.dst.dtype.bits
+
+    @property
+    def src_bits(self) -> int:
+        return self.src.dtype.bits if self.src is not None else self.plan.bits
+
+    @property
+    def frac_elems(self) -> int:
+        """Destination elements per 512-B fractal."""
+        return FRACTAL_BYTES * 8 // self.dst_bits
+
+    @property
+    def dst_c0(self) -> int:
+        return 256 // self.dst_bits
+
+    def src_frac_shape(self) -> tuple[int, int]:
+        """(rows, cols) of a source fractal: 16 x C0, or 16 x 16 for L0C (1-KB fractals)."""
+        if self.src is not None and self.src.memory.name == "L0C":
+            return R0, R0
+        return R0, 256 // self.src_bits
+
+    @property
+    def n_dst(self) -> int:
+        """Destination elements considered: the operand, or further if the plan writes past it."""
+        end = int(self.plan.dst.max()) + 1 if self.plan.dst.size else 0
+        return max(self.dst.length, end)
+
+
+def _ref(raw: Any) -> tuple[str, int]:
+    if isinstance(raw, str):
+        return raw, 0
+    return raw["tensor"], int(raw.get("index", 0))
+
+
+def step_view(run: Any, step_index: int) -> StepView:
+    """The executed step `step_index` of a `ScenarioRun` with its plan and operands."""
+    n = len(run.results)
+    if not 0 <= step_index < n:
+        raise BoundsError(f"explain: step must be in [0, {n - 1}] (steps executed so far), "
+                          f"but got {step_index}")
+    res = run.results[step_index]
+    step, report = res.step, res.report
+    plan = report.plan if report is not None else None
+    if plan is None:
+        what = "sets registers" if report is None else "records no access plan (NOP or not a data move)"
+        raise UnsupportedError(f"explain: step {step_index} ({step.call}) {what}; nothing to explain")
+    raw = step.raw
+    dkey = "dst" if "dst" in raw else "c"
+    skey = "src" if "src" in raw else None
+    dname, dbase = _ref(raw[dkey])
+    dst = run.tensors[dname][dbase] if dbase else run.tensors[dname]
+    src, sname, sbase, sspec = None, "", 0, None
+    if skey:
+        sname, sbase = _ref(raw[skey])
+        src = run.tensors[sname][sbase] if sbase else run.tensors[sname]
+        sspec = run.scenario.tensors.get(sname)
+    core = run.core
+    is_l3d = plan.instr.startswith("Load3D")
+    pad = core.regs.padding if is_l3d else 0
+    boundary = core.regs.boundary * (32 if plan.instr == "Load3Dv1" else 1) if is_l3d else 0
+    return StepView(step_index, step.call, raw, plan, dst, src, dname, sname, dbase, sbase, sspec, pad,
+                    boundary)
+
+
+def final_map(view: StepView) -> tuple[np.ndarray, np.ndarray]:
+    """(source element per destination element (PAD / NOT_WRITTEN), write count per element)."""
+    n = view.n_dst
+    src = np.full(n, NOT_WRITTEN, dtype=np.int64)
+    src[view.plan.dst] = view.plan.src  # numpy fancy assignment: the last duplicate wins (program order)
+    counts = np.bincount(view.plan.dst, minlength=n)
+    return src, counts
+
+
+# -- Load3D coordinates -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _img2col_window_index(spec: Any) -> np.ndarray:
+    """For each destination element of an img2col plan: flat (row * cols + col) of the window, or -1."""
+    from .isa.load3d import dst_offsets
+
+    rows, cols = spec.window_rows().size, spec.window_cols().size
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    d = dst_offsets(spec.layout, r, c, rows, cols, spec.c0, spec.dstStride).ravel()
+    out = np.full(int(d.max()) + 1, -1, dtype=np.int64)
+    out[d] = (r * cols + c).ravel()
+    out.flags.writeable = False
+    return out
+
+
+def img2col_coords(spec: Any, dst_elems: np.ndarray) -> dict[str, np.ndarray]:
+    """(m, k, ho, wo, kh, kw, c, h, w) of destination elements of an img2col plan (-1 where the element is
+    not part of the window)."""
+    from .isa.load3d import img2col_columns
+
+    idx = _img2col_window_index(spec)
+    d = np.asarray(dst_elems, dtype=np.int64)
+    flat = np.where(d < idx.size, idx[np.clip(d, 0, idx.size - 1)], -1)
+    ok = flat >= 0
+    cols = spec.window_cols().size
+    m = np.where(ok, spec.window_rows()[np.where(ok, flat // cols, 0)], -1)
+    k = np.where(ok, spec.window_cols()[np.where(ok, flat % cols, 0)], -1)
+    kh, kw, ch = img2col_columns(spec, np.where(ok, k, 0))
+    _, wo_n = spec.out_hw
+    left, _, top, _ = spec.pads
+    ho, wo = m // wo_n, m % wo_n
+    h = ho * spec.strideH + kh * spec.dilationH - top
+    w = wo * spec.strideW + kw * spec.dilationW - left
+    return {"m": m, "k": k, "ho": ho, "wo": wo, "kh": kh, "kw": kw, "c": ch, "h": h, "w": w,
+            "ok": ok}
+
+
+def fmap_coords(e: int, channels: int, height: int, width: int, c0: int) -> tuple[int, int, int, int, int]:
+    """Inverse of `layouts.fmap_l1_offset`: element offset -> (c, h, w, c1, c0 index)."""
+    full = channels - channels % c0
+    plane = height * width
+    if e < full * plane:
+        c1, r = divmod(e, plane * c0)
+        pix, ci = divmod(r, c0)
+        h, w = divmod(pix, width)
+        return c1 * c0 + ci, h, w, c1, ci
+    tail = channels % c0
+    pix, ci = divmod(e - full * plane, max(tail, 1))
+    h, w = divmod(pix, width)
+    return full + ci, h, w, full // c0, ci
+
+
+# -- matrix coordinates -----------------------------------------------------------------------------------
+
+
+def matrix_coords(layout: str, shape: tuple[int, ...] | None, e: int, c0: int) -> tuple[int, int] | None:
+    """Logical (row, col) of tensor element `e` for a scenario layout (inverse of layouts.*_offset), or
+    None when unknown / in the padding of a partial fractal."""
+    if not shape or len(shape) != 2:
+        return None
+    rows, cols = shape
+    n = R0 * c0
+    f, inner = divmod(e, n)
+    ir, ic = divmod(inner, c0)
+    if layout == "flat":
+        r, c = divmod(e, cols)
+    elif layout == "nz":
+        fc, fr = divmod(f, cdiv(rows, R0))
+        r, c = fr * R0 + ir, fc * c0 + ic
+    elif layout == "zz":
+        fr, fc = divmod(f, cdiv(cols, c0))
+        r, c = fr * R0 + ir, fc * c0 + ic
+    elif layout == "zn":  # K x N: fractals row-major over (k // K0, n // 16), inside [n % 16][k % K0]
+        k1, n1 = divmod(f, cdiv(cols, R0))
+        r, c = k1 * c0 + ic, n1 * R0 + ir
+    else:
+        return None
+    return (int(r), int(c)) if 0 <= r < rows and 0 <= c < cols else None
+
+
+# -- provenance -------------------------------------------------------------------------------------------
+
+
+def _addr(mem: str, byte: int, nibble: int | None = None) -> str:
+    half = "" if nibble is None else (" (low nibble)" if nibble == 0 else " (high nibble)")
+    return f"{mem} 0x{byte:04x}{half}"
+
+
+def _byte_of(t: LocalTensor, e: int) -> tuple[int, int | None]:
+    bits = t.dtype.bits
+    if bits == 4:
+        return t.offset + e // 2, e % 2
+    return t.offset + e * bits // 8, None
+
+
+def dst_elements_of(view: StepView, dst_index: int | None = None, fractal: int | None = None) -> list[int]:
+    """Destination element indices selected by `--dst` / `--fractal` (all written ones by default)."""
+    n = view.n_dst
+    if dst_index is not None and fractal is not None:
+        raise ParamRangeError("explain: give dst_index or fractal, not both")
+    if dst_index is not None:
+        if not 0 <= dst_index < n:
+            raise BoundsError(f"explain: dst must be an element index in [0, {n - 1}], but got {dst_index}")
+        return [int(dst_index)]
+    if fractal is not None:
+        fe = view.frac_elems
+        nf = cdiv(n, fe)
+        if not 0 <= fractal < nf:
+            raise BoundsError(f"explain: fractal must be in [0, {nf - 1}] (512-B fractals of the "
+                              f"destination), but got {fractal}")
+        return list(range(fractal * fe, min((fractal + 1) * fe, n)))
+    return sorted(set(view.plan.dst.tolist()))
+
+
+def provenance(run: Any, step_index: int, dst_elements) -> list[dict]:
+    """Where each destination element (index relative to the step's dst operand) came from.
+
+    Every dict has: dst_index, dst_addr ("L0A 0x0040"), dst_byte, dst_fractal, dst_row, dst_col (inside
+    the 512-B destination fractal of 16 x C0), status ("read" | "pad" | "not written"), writes (times
+    written; > 1 is an overlap, the last write wins).
+    "read": src_tensor, src_index (relative to the src operand), src_mem, src_byte, src_addr, src_nibble
+    (4-bit only), src_fractal, frac_row, frac_col (fractal of 16 x C0 in the source).
+    "pad": pad_pattern (raw bits the element holds).
+    Load3D v2 family (read or pad): m, k (img2col), ho, wo, kh, kw, c, h, w, c1, c0 — for pads h/w lie
+    outside the feature map. Load3D v1 reads: c, h, w, c1, c0. Matrix sources with a declared layout:
+    row, col (logical matrix coordinates in the source tensor).
+    """
+    view = step_view(run, step_index)
+    return _provenance(view, [int(e) for e in dst_elements])
+
+
+def _provenance(view: StepView, elems: list[int]) -> list[dict]:
+    src_map, counts = final_map(view)
+    n = view.n_dst
+    for e in elems:
+        if not 0 <= e < n:
+            raise BoundsError(f"explain: dst element must be in [0, {n - 1}], but got {e}")
+    kind = view.kind
+    spec = view.spec
+    dmem = view.dst.memory.name
+    fe, dc0 = view.frac_elems, view.dst_c0
+    l3d = img2col_coords(spec, np.asarray(elems, dtype=np.int64)) if kind == "img2col" and elems else None
+    out = []
+    for i, e in enumerate(elems):
+        s = int(src_map[e])
+        byte, nib = _byte_of(view.dst, e)
+        f, inner = divmod(e, fe)
+        d: dict[str, Any] = {
+            "dst_index": e, "dst_byte": byte, "dst_addr": _addr(dmem, byte, nib), "dst_fractal": f,
+            "dst_row": inner // dc0, "dst_col": inner % dc0, "writes": int(counts[e]),
+            "status": "read" if s >= 0 else ("pad" if s == PAD else "not written"),
+        }
+        if s >= 0:
+            d.update(_source_fields(view, s))
+        elif s == PAD:
+            d["pad_pattern"] = int(view.pad_pattern) & ((1 << view.dst_bits) - 1)
+        if l3d is not None and s != NOT_WRITTEN and l3d["ok"][i]:
+            c = int(l3d["c"][i])
+            c0 = spec.c0
+            full = spec.channels - spec.channels % c0
+            d.update({key: int(l3d[key][i]) for key in ("m", "k", "ho", "wo", "kh", "kw", "c", "h", "w")})
+            d["c1"], d["c0"] = (c // c0, c % c0) if c < full else (full // c0, c - full)
+        out.append(d)
+    return out
+
+
+def _source_fields(view: StepView, s: int) -> dict[str, Any]:
+    src = view.src
+    if src is None:
+        raise UnsupportedError(f"explain: step {view.index} ({view.call}) reads a source it does not name")
+    byte, nib = _byte_of(src, s)
+    if view.boundary and byte >= view.boundary:  # SetLoadDataBoundary wraps reads to the memory start
+        byte -= view.boundary
+    rows, cols = view.src_frac_shape()
+    f, inner = divmod(s, rows * cols)
+    d: dict[str, Any] = {
+        "src_tensor": view.src_name, "src_index": s, "src_mem": src.memory.name, "src_byte": byte,
+        "src_addr": _addr(src.memory.name, byte, nib), "src_fractal": f, "frac_row": inner // cols,
+        "frac_col": inner % cols,
+    }
+    if nib is not None:
+        d["src_nibble"] = nib
+    spec = view.spec
+    if view.kind == "img2col":
+        c, h, w, c1, ci = fmap_coords(s, spec.channels, spec.l1H, spec.l1W, spec.c0)
+        d.update(c=c, h=h, w=w, c1=c1, c0=ci)
+    elif view.kind == "v1":
+        cp = spec.channels_per_point
+        c1, r = divmod(s, spec.l1H * spec.l1W * cp)
+        pix, ci = divmod(r, cp)
+        h, w = divmod(pix, spec.l1W)
+        d.update(c=c1 * spec.c0 + ci, h=h, w=w, c1=c1, c0=ci)
+    elif view.src_spec is not None:
+        ts = view.src_spec
+        rc = matrix_coords(ts.layout, ts.shape, s + view.src_base, ts.dtype.c0)
+        if rc is not None:
+            d["row"], d["col"] = rc
+    return d
+
+
+# -- summary and text -------------------------------------------------------------------------------------
+
+
+def _ranges(values) -> str:
+    """[0, 1, 2, 5, 7, 8] -> "0-2, 5, 7-8"."""
+    v = sorted(set(int(x) for x in values))
+    if not v:
+        return "none"
+    parts = []
+    start = prev = v[0]
+    for x in v[1:] + [None]:
+        if x is not None and x == prev + 1:
+            prev = x
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if x is not None:
+            start = prev = x
+    if len(parts) > 12:
+        parts = parts[:6] + [f"... ({len(parts) - 12} more runs) ..."] + parts[-6:]
+    return ", ".join(parts)
+
+
+def summary(run: Any, step_index: int) -> dict[str, Any]:
+    """Structured step summary: instruction, fractals written, source span, pads, overlaps, window."""
+    view = step_view(run, step_index)
+    return _summary(view)
+
+
+def _summary(view: StepView) -> dict[str, Any]:
+    plan = view.plan
+    src_map, counts = final_map(view)
+    written = np.flatnonzero(src_map != NOT_WRITTEN)
+    out: dict[str, Any] = {
+        "step": view.index, "call": view.call, "instr": plan.instr, "params": view.raw.get("params", {}),
+        "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})",
+        "src": (f"{view.src_name} ({view.src.memory.name} 0x{view.src.offset:04x}, {view.src.dtype.name})"
+                if view.src is not None else ""),
+        "elements_written": int(written.size),
+        "fractals_written": sorted(set((written // view.frac_elems).tolist())),
+        "pad_elements": int((src_map == PAD).sum()),
+        "overlaps": int((counts > 1).sum()),
+        "overlap_examples": np.flatnonzero(counts > 1)[:5].tolist(),
+        "src_span": None,
+    }
+    reads = plan.src[plan.src >= 0]
+    if reads.size and view.src is not None:
+        lo, _ = _byte_of(view.src, int(reads.min()))
+        hi_elem = int(reads.max())
+        hi = view.src.offset + ((hi_elem + 1) * view.src_bits + 7) // 8 - 1
+        out["src_span"] = (view.src.memory.name, lo, hi)
+    spec = view.spec
+    if view.kind == "img2col":
+        ho, wo = spec.out_hw
+        out["img2col"] = {"Ho": ho, "Wo": wo, "M": ho * wo, "K": spec.k_total,
+                          "rows": _ranges(spec.window_rows()), "cols": _ranges(spec.window_cols()),
+                          "layout": spec.layout}
+    return out
+
+
+def _fmt_params(params: Any) -> str:
+    if not isinstance(params, dict):
+        return str(params)
+    items = [f"{k}={v}" for k, v in params.items() if k != "type"]
+    return f"{params.get('type', '')}{{{', '.join(items)}}}"
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}  {_fmt_params(s['params'])}",
+             f"  dst {s['dst']}" + (f"  <-  src {s['src']}" if s["src"] else "")]
+    if "img2col" in s:
+        g = s["img2col"]
+        lines.append(f"  img2col matrix {g['M']} x {g['K']} (Ho={g['Ho']}, Wo={g['Wo']}); window rows m "
+                     f"{g['rows']}, cols k {g['cols']}; stored as {g['layout']}")
+    fr = s["fractals_written"]
+    lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of 512 B: {_ranges(fr)}")
+    if s["src_span"]:
+        mem, lo, hi = s["src_span"]
+        lines.append(f"  read {mem} 0x{lo:04x}..0x{hi:04x} ({hi - lo + 1} B span)")
+    lines.append(f"  pad elements: {s['pad_elements']}")
+    if s["overlaps"]:
+        ex = ", ".join(map(str, s["overlap_examples"]))
+        lines.append(f"  OVERLAP: {s['overlaps']} destination element(s) written more than once "
+                     f"(e.g. {ex}); the last write wins")
+    else:
+        lines.append("  overlaps: none")
+    return "\n".join(lines)
+
+
+def describe(d: dict) -> str:
+    """One line for one provenance dict."""
+    head = (f"dst[{d['dst_index']}] {d['dst_addr']} (fractal {d['dst_fractal']} row {d['dst_row']} "
+            f"col {d['dst_col']})")
+    l3d = ""
+    if "m" in d:
+        l3d = f"  img2col (m {d['m']}, k {d['k']}) = (ho {d['ho']}, wo {d['wo']}, kh {d['kh']}, kw {d['kw']})"
+    if d["status"] == "not written":
+        return f"{head}: not written"
+    if d["status"] == "pad":
+        where = f" (h {d['h']}, w {d['w']} outside the feature map, c {d['c']})" if "h" in d else ""
+        return f"{head}: pad 0x{d['pad_pattern']:x}{where}{l3d}"
+    src = f"{d['src_tensor']}[{d['src_index']}] {d['src_addr']}"
+    if "h" in d:
+        coords = f"c {d['c']} h {d['h']} w {d['w']} (c1 {d['c1']}, c0 {d['c0']})"
+    else:
+        coords = f"fractal {d['src_fractal']} row {d['frac_row']} col {d['frac_col']}"
+        if "row" in d:
+            coords += f" = matrix ({d['row']}, {d['col']})"
+    extra = f"  [written {d['writes']}x, last wins]" if d["writes"] > 1 else ""
+    return f"{head} <- {src}: {coords}{l3d}{extra}"
+
+
+def _runs(prov: list[dict]) -> list[list[dict]]:
+    """Group consecutive elements of one destination fractal row that read consecutive source elements
+    (or are all pad / unwritten), so a fractal prints as a few lines per row."""
+    groups: list[list[dict]] = []
+    for d in prov:
+        g = groups[-1] if groups else None
+        if g is not None:
+            p = g[-1]
+            same_row = p["dst_fractal"] == d["dst_fractal"] and p["dst_row"] == d["dst_row"] \
+                and d["dst_index"] == p["dst_index"] + 1
+            cont = (d["status"] == p["status"] != "read") or (
+                d["status"] == p["status"] == "read" and d["src_index"] == p["src_index"] + 1
+                and d.get("h") == p.get("h") and d.get("w") == p.get("w") and d.get("m") == p.get("m")
+                and d.get("row", 0) == p.get("row", 0) and d["writes"] == p["writes"] == 1)
+            if same_row and cont:
+                g.append(d)
+                continue
+        groups.append([d])
+    return groups
+
+
+def describe_run(g: list[dict]) -> str:
+    if len(g) == 1:
+        return describe(g[0])
+    a, b = g[0], g[-1]
+    head = (f"dst[{a['dst_index']}..{b['dst_index']}] {a['dst_addr']} (fractal {a['dst_fractal']} "
+            f"row {a['dst_row']} cols {a['dst_col']}..{b['dst_col']})")
+    if a["status"] == "not written":
+        return f"{head}: not written"
+    l3d = f"  img2col m {a['m']}, k {a['k']}..{b['k']}" if "m" in a else ""
+    if a["status"] == "pad":
+        where = f" (h {a['h']}, w {a['w']}: outside the feature map)" if "h" in a and a["h"] == b["h"] \
+            and a["w"] == b["w"] else ""
+        return f"{head}: pad 0x{a['pad_pattern']:x}{where}{l3d}"
+    src = f"{a['src_tensor']}[{a['src_index']}..{b['src_index']}] {a['src_addr']}"
+    if "h" in a:
+        coords = f"c {a['c']}..{b['c']} h {a['h']} w {a['w']}"
+    else:
+        coords = f"fractal {a['src_fractal']} row {a['frac_row']} cols {a['frac_col']}..{b['frac_col']}"
+        if "row" in a:
+            coords += f" = matrix row {a['row']}, cols {a['col']}..{b['col']}"
+    return f"{head} <- {src}: {coords}{l3d}"
+
+
+def explain_step(run: Any, step_index: int, dst_index: int | None = None, fractal: int | None = None) -> str:
+    """Text explanation of step `step_index`: the summary, then one element (`dst_index`), one destination
+    fractal (`fractal`, grouped into runs) or, by default, the first destination fractal written."""
+    view = step_view(run, step_index)
+    text = [format_summary(_summary(view))]
+    if dst_index is not None or fractal is not None:
+        elems = dst_elements_of(view, dst_index, fractal)
+    else:
+        written = dst_elements_of(view)
+        if not written:
+            return text[0]
+        fractal = written[0] // view.frac_elems
+        elems = dst_elements_of(view, None, fractal)
+    prov = _provenance(view, elems)
+    if dst_index is not None:
+        text.append(describe(prov[0]))
+    else:
+        text.append(f"destination fractal {fractal} ({len(elems)} elements):")
+        text += ["  " + describe_run(g) for g in _runs(prov)]
+    return "\n".join(text)
+
+
+# -- reprs ------------------------------------------------------------------------------------------------
+
+
+def plan_counts(plan: Plan) -> dict[str, Any]:
+    final = np.full(int(plan.dst.max()) + 1 if plan.dst.size else 0, NOT_WRITTEN, dtype=np.int64)
+    final[plan.dst] = plan.src
+    written = np.flatnonzero(final != NOT_WRITTEN)
+    fe = FRACTAL_BYTES * 8 // plan.bits
+    return {"instr": plan.instr, "bits": plan.bits, "unit": plan.unit, "elements": int(written.size),
+            "pad": int((final == PAD).sum()), "fractals": int(np.unique(written // fe).size),
+            "overlaps": int(plan.dst.size - written.size), "dst_end": plan.dst_end, "src_end": plan.src_end}
+
+
+def plan_repr(plan: Plan) -> str:
+    """`Plan.__repr__`: one line."""
+    c = plan_counts(plan)
+    unit = f"{c['unit']}-B units" if c["unit"] else "4-bit elements"
+    ov = f", {c['overlaps']} overwritten" if c["overlaps"] else ""
+    return (f"<Plan {c['instr']} b{c['bits']}: {c['elements']} elements in {unit}, {c['pad']} pad, "
+            f"{c['fractals']} fractals, dst {c['dst_end']} B, src {c['src_end']} B{ov}>")
+
+
+def plan_repr_html(plan: Plan) -> str:
+    """`Plan._repr_html_`: a compact table (counts, then the first destination runs)."""
+    import html
+
+    c = plan_counts(plan)
+    rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in c.items())
+    spec = plan.info.get("spec")
+    if spec is not None:
+        rows += (f"<tr><th style='text-align:left'>spec</th><td style='font-size:smaller'>"
+                 f"{html.escape(repr(spec))[:400]}</td></tr>")
+    n = min(8, plan.dst.size)
+    pairs = ", ".join(f"{int(d)}&larr;{'pad' if s < 0 else int(s)}" for d, s in zip(plan.dst[:n], plan.src[:n]))
+    more = " &hellip;" if plan.dst.size > n else ""
+    rows += f"<tr><th style='text-align:left'>dst&larr;src</th><td>{pairs}{more}</td></tr>"
+    return f"<table style='border-collapse:collapse;font-family:monospace'>{rows}</table>"
