@@ -32,7 +32,7 @@ from ascsim.params import (
     LoadDataRepeatParam,
 )
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = settings(max_examples=40, deadline=None)
 
 
 def _cdiv(a: int, b: int) -> int:

@@ -130,7 +130,7 @@ TORCH_TARGETS = [(c, d) for c, d in V2_TARGETS
 def test_v2_img2col_equals_torch_unfold(chip: str, dst: str) -> None:
     dtypes = sorted(set(TORCH_DTYPES) & get_chip(chip).dtypes_for("Load3Dv2", "L1", dst))
 
-    @settings(max_examples=30, deadline=None)
+    @settings(max_examples=20, deadline=None)
     @given(case=v2_cases(chip, dst, dtypes))
     def run(case: V2Case) -> None:
         run_v2_vs_torch(case)

@@ -126,12 +126,13 @@ def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args):  # noqa: N802
     return _core_of(c, a, b).mmad_mx(c, a, b, params, bias)
 
 
-def DataCopy(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
-    return _core_of(dst, src).data_copy(dst, src, params)
+def DataCopy(dst: LocalTensor, src: LocalTensor, params, enableSmallC0: bool = False):  # noqa: N802,N803
+    return _core_of(dst, src).data_copy(dst, src, params, enable_small_c0=enableSmallC0)
 
 
-def Fixpipe(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
-    return _core_of(src, dst).fixpipe(dst, src, params)
+def Fixpipe(dst: LocalTensor, src: LocalTensor, params, config=None, cbufWorkspace=None):  # noqa: N802,N803
+    """`Fixpipe<T, U, config>(dst, src, params)`: pass the FixpipeConfig (CFG_ROW_MAJOR, CFG_NZ, ...)."""
+    return _core_of(src, dst).fixpipe(dst, src, params, config, cbufWorkspace)
 
 
 def SetFmatrix(l1H: int, l1W: int, padList, mode: object = FmatrixMode.FMATRIX_LEFT) -> None:  # noqa: N802,N803

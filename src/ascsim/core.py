@@ -236,17 +236,20 @@ class Core:
 
         return self._logged(mmad_mx(self, c, a, b, params, bias))
 
-    def data_copy(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
+    def data_copy(self, dst: LocalTensor, src: LocalTensor, params, *, enable_small_c0: bool = False
+                  ) -> ExecReport:
         """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz)."""
         from .isa.copy import data_copy
 
-        return self._logged(data_copy(self, dst, src, params))
+        return self._logged(data_copy(self, dst, src, params, enable_small_c0=enable_small_c0))
 
-    def fixpipe(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
-        """`Fixpipe(dst, src, params)`: L0C -> GM."""
-        from .isa.copy import fixpipe
+    def fixpipe(self, dst: LocalTensor, src: LocalTensor, params, config=None, cbuf_workspace=None
+                ) -> ExecReport:
+        """`Fixpipe<..., config>(dst, src, params)`: L0C -> GM (NZ2ND default; CFG_NZ, CFG_COLUMN_MAJOR)."""
+        from .isa.copy import CFG_ROW_MAJOR, fixpipe
 
-        return self._logged(fixpipe(self, dst, src, params))
+        return self._logged(fixpipe(self, dst, src, params, CFG_ROW_MAJOR if config is None else config,
+                                    cbuf_workspace))
 
 
 def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:

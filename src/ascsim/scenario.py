@@ -135,7 +135,7 @@ class Scenario:
 
 
 def _expect(sc: Scenario, loc: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if isinstance(value, bool) and kind in (int, float):
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
         raise sc.error(loc, f"expected {what}, got {value!r}")
     if not isinstance(value, kind):
         raise sc.error(loc, f"expected {what}, got {value!r}")
@@ -308,7 +308,8 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if "mx_params" in s:
             mx = _struct(sc, f"{loc}.mx_params", s["mx_params"])
             if not isinstance(mx, P.LoadData2DMxParams):
-                raise sc.error(f"{loc}.mx_params.type", f"expected LoadData2DMxParams, got {type(mx).__name__}")
+                raise sc.error(f"{loc}.mx_params.type",
+                               f"expected LoadData2DMxParams, got {type(mx).__name__}")
     return Step(i, call, s, loc)
 
 

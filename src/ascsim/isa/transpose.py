@@ -263,7 +263,7 @@ def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
     if bits == 32:
         # F[jj, row, a0] holds S[row, 8jj + a0]; out_j[a, c] = S^T[a, 8j + c] = F[a // 8, 8j + c, a % 8]:
         # index F as (jj, j, c, a0) and reorder to (j, jj, a0, c).
-        return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 1, 2, 4, 3)
+        return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
     # b4: byte B[row, m] holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble) (number-formats §4).
     # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4. Transposing the
     # bytes first puts B[2k, m] and B[2k+1, m] side by side: one u16 lane p = B[2k, m] | B[2k+1, m] << 8.
@@ -309,7 +309,7 @@ def ref_load_data_with_transpose(dtype_bits: int, params, src: np.ndarray, dst: 
                     if stacked:  # b4/b8/b16: fractal j = square rows 16j..16j+15
                         sq[16 * j + r][c] = v
                     else:  # b32: "2个连续的16*8分形 ... 合并为1个16*16的方块矩阵" side by side
-                        sq[r][8 * j + c] = v
+                        sq[r][8 * (1 - j) + c] = v
         # "基于方块矩阵做转置"
         t = [[sq[c][r] for c in range(side)] for r in range(side)]
         # "转置后分裂为n个分形": dstGap from the end of the iteration's first fractal to the next one's
