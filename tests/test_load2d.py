@@ -523,8 +523,8 @@ def test_v2_matches_reference(data) -> None:
     dt = get_dtype(dtype)
     tr = s_mem == "L1" and data.draw(st.booleans())
     which, mult = MULT[dt.bits] if tr else ("m", 1)
-    m_step = data.draw(st.integers(0, 3)) * (mult if which == "m" else 1)
-    k_step = data.draw(st.integers(0, 3)) * (mult if which == "k" else 1)
+    m_step = data.draw(st.integers(1, 3)) * (mult if which == "m" else 1)  # 0 (NOP): test_v2_nop
+    k_step = data.draw(st.integers(1, 3)) * (mult if which == "k" else 1)
     m_start, k_start = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
     s_stride = data.draw(st.integers(0, 8))
     d_stride = data.draw(st.integers(0, 8))

@@ -8,6 +8,8 @@ destination comes from the numpy img2col reference below, written from the formu
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -294,3 +296,25 @@ def test_boundary_unit_is_32_bytes_for_v1() -> None:
     core.load_data(dst, src, LoadData3DParamsV1([0, 0, 0, 0], 2, 8, repeatMode=1, repeatTime=1))
     want = {i * 16 + j: float(x[j, i // 8, i % 8]) for i in range(16) for j in range(16)}
     assert_dst(dst, want)
+
+
+@pytest.mark.parametrize("boundary", [524288, 2050], ids=["whole-L1", "odd-bytes"])
+def test_boundary_wrap_past_the_end_and_at_any_byte(boundary: int) -> None:
+    """The map straddles the boundary (here also the physical end of L1): the unwrapped extent would
+    leave L1, but every read wraps into [0, boundary) and is legal (SetLoadDataBoundary.md 功能说明);
+    the boundary need not be a multiple of the 32-B block."""
+    core = Core("a2")
+    x = np.random.default_rng(11).integers(-50, 50, size=(16, 4, 4)).astype(np.float16)
+    flat = nc1hwc0(x).view(np.uint8)  # 512 B
+    start = (boundary - 200) // 32 * 32
+    head = boundary - start
+    l1 = core.memories["L1"].data
+    l1[start:boundary] = flat[:head]
+    l1[0 : 512 - head] = flat[head:]
+    src = core.tensor("A1", "half", (boundary - start) // 2, offset=start)
+    core.set_load_data_boundary(boundary)
+    dst = core.tensor("A2", "half", 16 * 144)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a wrapped read is not a hazard
+        core.load_data(dst, src, v2(4, 4, [1, 1, 1, 1], 0.0))
+    assert_dst(dst, zz(img2col(x, (1, 1, 1, 1), 3, 3, 0.0)))

@@ -81,6 +81,15 @@ def _cmd_draw(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_cpp(args: argparse.Namespace) -> int:
+    from .cpp import scenario_to_cpp, step_to_cpp
+    from .scenario import load_scenario
+
+    sc = load_scenario(args.file)
+    print(scenario_to_cpp(sc) if args.step is None else step_to_cpp(sc, args.step))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ascsim",
@@ -101,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the file's [save] table)")
     r.add_argument("-q", "--quiet", action="store_true", help="print only errors and saved files")
     r.set_defaults(func=_cmd_run)
+    cp = sub.add_parser("cpp", help="print the Ascend C statements (params struct + call) of scenario steps")
+    cp.add_argument("file", help="scenario file (.toml or .json)")
+    cp.add_argument("--step", type=int, metavar="N", help="only step N (0-based; default: all steps)")
+    cp.set_defaults(func=_cmd_cpp)
     e = sub.add_parser("explain", help="say where each destination element of one step came from")
     e.add_argument("file", help="scenario file")
     e.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")

@@ -178,11 +178,14 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
         # doc: SetLoadDataBoundary.md 约束说明 — the source start must lie inside the boundary.
         raise BoundsError(f"{plan.instr}: src address must be below the L1 boundary {boundary} B "
                           f"(SetLoadDataBoundary), but got 0x{src.offset:x} ({src.offset} B)")
+    # With a boundary, source reads wrap inside [0, boundary) (a ring buffer), so the unwrapped source
+    # extent says nothing about bounds: only the destination is checked then.
+    chk_src = None if boundary else src
     dmem = dst.memory
     if (dst.offset + plan.dst_end > dmem.size or plan.dst_end > dst.nbytes or dst.offset < 0
-            or (src is not None
+            or (chk_src is not None
                 and (src.offset + plan.src_end > src.memory.size or plan.src_end > src.nbytes))):
-        hazards = check_plan(plan, dst, src, strict)  # the slow path raises or warns with the details
+        hazards = check_plan(plan, dst, chk_src, strict)  # the slow path raises or warns with the details
     else:
         hazards = []
     u = plan.unit
@@ -193,14 +196,11 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
         dview = dst.memory.data[dst.offset : dst.offset + plan.dst_end].view(vu)
         if plan.src_units.size:
             if boundary:
-                if boundary % u or src.offset % u:
-                    raise BoundsError(
-                        f"{plan.instr}: L1 boundary {boundary} B is not a multiple of the {u}-B access unit"
-                    )
-                absu = plan.src_units + src.offset // u
-                absu = np.where(absu * u >= boundary, absu - boundary // u, absu)
-                whole = src.memory.data[: src.memory.size - src.memory.size % u].view(f"V{u}")
-                dview[plan.dst_units] = whole[absu]
+                # doc: SetLoadDataBoundary.md — past the boundary, reading restarts at the L1 start.
+                step = np.arange(u)
+                absb = (src.offset + plan.src_units[:, None] * u + step) % boundary
+                dbytes = dst.memory.data[dst.offset : dst.offset + plan.dst_end]
+                dbytes[(plan.dst_units[:, None] * u + step).ravel()] = src.memory.data[absb.ravel()]
             else:
                 sview = src.memory.data[src.offset : src.offset + plan.src_end].view(vu)
                 if plan.dense_src is not None:

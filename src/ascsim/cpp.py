@@ -1,0 +1,255 @@
+"""`ascsim cpp`: the Ascend C statements that reproduce a scenario step, ready to paste into a kernel.
+
+Each step becomes its parameter struct, then the call:
+
+    uint8_t padList[4] = {1, 1, 1, 1};
+    AscendC::LoadData3DParamsV2<half> params{padList, 4, 4, 32, ...};  // padList, l1H, l1W, ...
+    AscendC::LoadData(l0a, fmap, params);
+
+- Structs with a C++ constructor get a brace initialiser in constructor order (= the positional order of
+  the ascsim dataclasses; asc-devkit kernel_struct_mm.h, CONCEPTS §3.3, §4, §7, §8) and a trailing comment
+  naming the fields. Fields the constructor does not take (MmadParams.unitFlag ...) follow as
+  `params.field = value;` lines when they are not the default.
+- Structs without one (FixpipeParams*, doc: Fixpipe（L0C到GM数据搬运）.md examples) and the bit-mode
+  unions (Load3DBitModeParam, doc: LoadData_3D_BitMode.md 表3-表5) are declared, then set field by field
+  (`params.SetKExtension(128);`, or `params.config0 = 0x...;` when the scenario gives the words).
+- padList is a `const uint8_t padList[4]` constructor parameter (a pointer), so it is declared as an
+  array first, as in the doc examples (LoadData_3D.md, SetFmatrix.md).
+- A non-default IsResetLoad3dConfig is a template argument bound to a reference, so it must have static
+  storage: `static constexpr AscendC::IsResetLoad3dConfig cfg = {false, true};` (SetFmatrix.md example).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from enum import IntEnum
+from typing import Any
+
+from . import params as P
+from .dtypes import DType, get_dtype
+from .params.copy import Nz2DnParams, QuantMode_t
+from .scenario import Scenario, ScenarioError, Step, step_config, step_struct
+
+# Number of leading dataclass fields the C++ constructor takes (0 = no constructor: assign fields).
+_CTOR_ARITY: dict[str, int] = {
+    "LoadData3DParamsV1": 19,  # LoadData_3D.md v1 example: 19 values
+    "LoadData3DParamsV2": 20,  # CONCEPTS §3.3: ..., padValue[, filterSizeW, filterSizeH, fMatrixCtrl]
+    "LoadData3DParamsV2Pro": 8,
+    "LoadData2DParams": 7,  # (startIndex, repeatTimes, srcStride, sid, dstGap, ifTranspose, addrMode)
+    "LoadData2DParamsV2": 8,
+    "LoadData2dTransposeParams": 6,
+    "LoadData2dTransposeParamsV2": 7,
+    "LoadData2DMxParams": 6,
+    "MmadParams": 8,  # (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB)
+    "LoadDataRepeatParam": 3,  # {repeatStride, repeatTime, repeatMode}; 950 adds dstStride (below)
+    "LoadDataRepeatParamWithStride": 4,
+    "DataCopyParams": 4,
+    "Nd2NzParams": 8,
+    "Dn2NzParams": 8,
+}
+_TEMPLATED = {"LoadData3DParamsV1", "LoadData3DParamsV2"}  # LoadData3DParamsV2<T>: padValue is a T
+_HEX = {"extConfig", "filterConfig", "config0", "config1"}  # u64 config words
+_VAR = {"Mmad": "mmadParams", "MmadMx": "mmadParams", "MmadWithSparse": "mmadParams",
+        "DataCopy": "copyParams", "Fixpipe": "fixpipeParams", "SetLoadDataRepeat": "repeatParams",
+        "SetLoadDataRepeatWithStride": "repeatParams"}
+
+
+def step_to_cpp(sc: Scenario, step_index: int) -> str:
+    """The C++ statements for step `step_index` of the scenario (struct initialisation, then the call)."""
+    if not 0 <= step_index < len(sc.steps):
+        raise ScenarioError(f"{sc.path.name}: step {step_index} does not exist (the file has "
+                            f"{len(sc.steps)} steps)")
+    step = sc.steps[step_index]
+    lines = [f"// {step.raw['note']}"] if isinstance(step.raw.get("note"), str) else []
+    return "\n".join(lines + _step_lines(sc, step))
+
+
+def scenario_to_cpp(sc: Scenario) -> str:
+    """All steps, each in its own block so the struct variable names do not clash."""
+    out = [f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
+           f"// chip: {sc.chip}; tensors (declare them in the kernel):"]
+    for t in sc.tensors.values():
+        kind = "GlobalTensor" if t.position == "GM" else "LocalTensor"
+        where = "GM" if t.position == "GM" else f"TPosition::{t.position}"
+        out.append(f"//   AscendC::{kind}<{t.dtype.name}> {t.name};  // {where}, {t.length} elements")
+    for i, step in enumerate(sc.steps):
+        body = step_to_cpp(sc, i).splitlines()
+        out.append(f"// [{i}] {step.call} ({step.line})")
+        if sum(not ln.startswith("//") for ln in body) > 1:
+            out += ["{", *(f"    {ln}" for ln in body), "}"]
+        else:
+            out += body
+    return "\n".join(out)
+
+
+# -- values ---------------------------------------------------------------------------------------------
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NAN"
+        if math.isinf(v):
+            return "INFINITY" if v > 0 else "-INFINITY"
+        return str(int(v)) if v.is_integer() else repr(v)
+    return str(int(v))
+
+
+def _value(name: str, v: Any, dt: DType | None) -> str:
+    """One value in C++ spelling: true/false, hex config words, `(half)0.5` casts, enum names."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if name == "padValue":
+        t = dt.name if dt is not None else "half"
+        return f"({t}){_num(v if dt is None or dt.kind == 'float' else int(v))}"
+    if name == "quantPre":
+        try:
+            v = QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)
+        except (KeyError, ValueError):
+            return repr(v)
+    if isinstance(v, IntEnum):
+        return f"AscendC::{type(v).__name__}::{v.name}"
+    if isinstance(v, list):
+        return "{" + ", ".join(_value(name, x, dt) for x in v) + "}"
+    if name in _HEX and isinstance(v, int):
+        return f"0x{v:x}"
+    return _num(v)
+
+
+def _ref(ref: Any) -> str:
+    """A tensor argument: `name` or `name[index]` (C++ LocalTensor element offset)."""
+    if isinstance(ref, str):
+        return ref
+    index = ref.get("index", 0)
+    return f"{ref['tensor']}[{index}]" if index else ref["tensor"]
+
+
+def _dtype_of(sc: Scenario, ref: Any) -> DType:
+    return sc.tensors[ref if isinstance(ref, str) else ref["tensor"]].dtype
+
+
+# -- structs --------------------------------------------------------------------------------------------
+
+
+def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
+                 raw: dict | None = None) -> list[str]:
+    """Declaration lines that build `obj` in C++ as variable `var` (dt: the T of templated structs)."""
+    cls = type(obj).__name__
+    if isinstance(obj, P.Load3DBitModeParam) or cls == "Load2DBitModeParam":
+        return _bitmode_lines(obj, var, raw or {})
+    arity = _CTOR_ARITY.get(cls, 0)
+    if cls == "LoadDataRepeatParam" and (chip == "ascend950" or obj.dstStride):
+        arity = 4  # SetLoadDataRepeat.md: on 950 dstStride exists and must be configured
+    fields = dataclasses.fields(obj)
+    ctype = f"AscendC::{cls}<{dt.name if dt else 'half'}>" if cls in _TEMPLATED else f"AscendC::{cls}"
+    if cls == "FixpipeParamsArch3510":
+        layout = "COLUMN_MAJOR" if isinstance(obj.params, Nz2DnParams) else "ROW_MAJOR"
+        ctype = f"AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::{layout}>"
+    pre: list[str] = []
+    args: list[str] = []
+    for f in fields[:arity]:
+        v = getattr(obj, f.name)
+        if isinstance(v, list):  # a `const uint8_t x[4]` constructor parameter: pass a named array
+            pre.append(f"uint8_t {f.name}[{len(v)}] = {_value(f.name, v, dt)};")
+            args.append(f.name)
+        else:
+            args.append(_value(f.name, v, dt))
+    if arity:
+        names = ", ".join(f.name for f in fields[:arity])
+        decl = f"{ctype} {var}{{{', '.join(args)}}};  // {names}"
+    else:
+        decl = f"{ctype} {var};"
+    return pre + [decl] + _assignments(obj, var, fields[arity:], dt)
+
+
+def _assignments(obj: Any, var: str, fields: Any, dt: DType | None) -> list[str]:
+    """`var.field = value;` for every non-default field (nested structs field by field)."""
+    default = type(obj)()
+    out = []
+    for f in fields:
+        v, d = getattr(obj, f.name), getattr(default, f.name)
+        if dataclasses.is_dataclass(v):
+            out += _assignments(v, f"{var}.{f.name}", dataclasses.fields(v), dt)
+        elif v != d and not (f.name == "quantPre" and _value(f.name, v, dt) == _value(f.name, d, dt)):
+            out.append(f"{var}.{f.name} = {_value(f.name, v, dt)};")
+    return out
+
+
+def _bitmode_lines(obj: Any, var: str, raw: dict) -> list[str]:
+    """Load3DBitModeParam / Load2DBitModeParam: a union of config words, built by Set* calls
+    (LoadData_3D_BitMode.md 表4/表5) or, when the scenario gives the words, by assigning them."""
+    cls = type(obj).__name__
+    out = [f"AscendC::{cls} {var};"]
+    if raw and set(raw) - {"type"} <= {"config0", "config1"}:
+        return out + [f"{var}.{w} = 0x{getattr(obj, w):x};" for w in ("config0", "config1")
+                      if getattr(obj, w)]
+    for name, value in obj.as_dict().items():
+        if value:
+            out.append(f"{var}.Set{_accessor(name)}({_value(name, value, None)});")
+    return out
+
+
+def _accessor(name: str) -> str:
+    """C++ accessor suffix: kExtension -> KExtension (SetKExtension), ifTranspose -> IfTranspose."""
+    return name[0].upper() + name[1:]
+
+
+# -- steps ----------------------------------------------------------------------------------------------
+
+
+_TENSOR_ARGS = ("dst", "src", "idx", "a", "b", "c", "bias", "src_mx")
+
+
+def _step_lines(sc: Scenario, step: Step) -> list[str]:
+    s, call = step.raw, step.call
+    var = _VAR.get(call, "params")
+    if call == "SetFmatrix":
+        pads = s.get("padList", [0, 0, 0, 0])
+        mode = str(s.get("mode", "FMATRIX_LEFT")).split(".")[-1]
+        return [f"uint8_t padList[{len(pads)}] = {_value('padList', pads, None)};",
+                f"AscendC::SetFmatrix({s.get('l1H', 0)}, {s.get('l1W', 0)}, padList, "
+                f"AscendC::FmatrixMode::{mode});"]
+    if call == "SetLoadDataPaddingValue":
+        dt = get_dtype(s.get("dtype", "half"))
+        return [f"AscendC::SetLoadDataPaddingValue<{dt.name}>({_value('padValue', s.get('value', 0), dt)});"]
+    if call == "SetLoadDataBoundary":
+        return [f"AscendC::SetLoadDataBoundary({int(s.get('value', 0))});"]
+    p = step_struct(sc, step)
+    if call in ("SetLoadDataRepeat", "SetLoadDataRepeatWithStride"):
+        return struct_lines(p, var, chip=sc.chip) + [f"AscendC::{call}({var});"]
+    tensors = {k: _ref(v) for k, v in s.items() if k in _TENSOR_ARGS}
+    if call in ("Mmad", "MmadMx", "MmadWithSparse"):
+        args = [tensors[k] for k in ("c", "a", "b", "bias") if k in tensors]
+        return struct_lines(p, var) + [f"AscendC::{call}({', '.join(args)}, {var});"]
+    dt = _dtype_of(sc, s["dst"])
+    lines = struct_lines(p, var, _dtype_of(sc, s["src"]), chip=sc.chip, raw=s.get("params"))
+    dst, src = tensors["dst"], tensors["src"]
+    if call == "LoadDataWithSparse":
+        return lines + [f"AscendC::LoadDataWithSparse({dst}, {src}, {tensors['idx']}, {var});"]
+    if call in ("LoadDataWithTranspose", "DataCopy"):
+        return lines + [f"AscendC::{call}({dst}, {src}, {var});"]
+    if call == "Fixpipe":
+        cfg = "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR"
+        return lines + [f"AscendC::Fixpipe<{dt.name}, {_dtype_of(sc, s['src']).name}, AscendC::{cfg}>"
+                        f"({dst}, {src}, {var});"]
+    # LoadData: the overload follows the struct type, as in C++
+    if "src_mx" in s:  # Load2DMX (LoadData_2D_MX.md): data and scales in one call
+        mx = step_struct(sc, step, "mx_params")
+        return lines + struct_lines(mx, "mxParams") + [
+            f"AscendC::LoadData({dst}, {src}, {tensors['src_mx']}, {var}, mxParams);"]
+    if isinstance(p, P.Load3DBitModeParam) or type(p).__name__ == "Load2DBitModeParam":
+        dpos = s.get("dst_pos", sc.tensors[_name(s["dst"])].position)
+        spos = s.get("src_pos", sc.tensors[_name(s["src"])].position)
+        tpl = f"AscendC::TPosition::{dpos}, AscendC::TPosition::{spos}, {dt.name}"
+        return lines + [f"AscendC::LoadData<{tpl}>({dst}, {src}, {var});"]
+    cfg = step_config(step)
+    if cfg is not None and cfg != P.IS_RESER_LOAD3D_DEFAULT_CONFIG:
+        flags = f"{_value('', cfg.isSetFMatrix, None)}, {_value('', cfg.isSetPadding, None)}"
+        return lines + [f"static constexpr AscendC::IsResetLoad3dConfig cfg = {{{flags}}};",
+                        f"AscendC::LoadData<{dt.name}, cfg>({dst}, {src}, {var});"]
+    return lines + [f"AscendC::LoadData({dst}, {src}, {var});"]
+
+
+def _name(ref: Any) -> str:
+    return ref if isinstance(ref, str) else ref["tensor"]
