@@ -877,6 +877,13 @@ CASES = [
         r"^Load3Dv1: jumpStride must be in \[1, 127\], but got 0",
     ),
     Case(
+        "v1-leftTopW-past-the-edge",
+        "training",
+        load_v1(leftTopW=8),
+        R,
+        r"^Load3Dv1: leftTopW must leave the dilated filter inside the padded width \(<= l1W - 1 \+ padRight",
+    ),
+    Case(
         "v1-jumpStride>127",
         "inference_aicore",
         load_v1(jumpStride=128),

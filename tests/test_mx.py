@@ -170,6 +170,22 @@ def test_e8m0_ff_is_nan() -> None:
     np.testing.assert_array_equal(np.delete(got, 3, axis=0), 64.0)
 
 
+def test_bias_sources() -> None:
+    """Mmad's initial-value rules: cmatrixSource=true without a bias tensor reads the bias row from BT
+    address 0; a bias tensor in CO1 means "accumulate onto L0C"."""
+    got, ref, core = run_mx_matmul("fp4x2_e1m2_t", "fp4x2_e2m1_t", 16, 64, 32, 5, False)
+    bt = core.tensor("C2", "float", 32, offset=0, data=np.arange(32, dtype=np.float32))
+    c = core.tensor("CO1", "float", 512, offset=0)
+    a2 = core.tensor("A2", "fp4x2_e1m2_t", 16 * 64, offset=0)
+    b2 = core.tensor("B2", "fp4x2_e2m1_t", 32 * 64, offset=0)
+    mmad_mx(core, c, a2, b2, MmadParams(16, 32, 64, cmatrixInitVal=False, cmatrixSource=True))
+    expect = ref.astype(np.float32) + np.arange(32)
+    np.testing.assert_allclose(nz_to_nd(c.read(), 16, 32, 16), expect, rtol=1e-6, atol=1e-6)
+    mmad_mx(core, c, a2, b2, MmadParams(16, 32, 64, cmatrixInitVal=False), c)
+    np.testing.assert_allclose(nz_to_nd(c.read(), 16, 32, 16), expect + ref, rtol=1e-6, atol=1e-6)
+    del bt
+
+
 def test_accumulate_and_nop() -> None:
     """cmatrixInitVal=false accumulates onto L0C; m/n/k = 0 is a NOP."""
     got, ref, core = run_mx_matmul("fp4x2_e2m1_t", "fp4x2_e2m1_t", 16, 64, 16, 11, False)
@@ -378,9 +394,10 @@ def _mm_setup(core: Core, ta="fp8_e4m3fn_t", tb="fp8_e4m3fn_t", a_off=0, c_off=0
          "MmadMx: m must be in [0, 4095]"),
         ("fp8_e4m3fn_t", "fp8_e4m3fn_t", 0, 0, MmadParams(1, 16, 64), UnsupportedError,
          "MmadMx: m=1 selects GEMV"),
-        ("fp4x2_e2m1_t", "fp4x2_e2m1_t", 0, 0,
-         MmadParams(16, 16, 128, cmatrixInitVal=False, cmatrixSource=True),
-         UnsupportedError, "MmadMx: cmatrixSource=true"),
+        ("fp4x2_e2m1_t", "fp4x2_e2m1_t", 0, 0, MmadParams(16, 16, 64, 0, 0, False, False, False, 1),
+         ParamRangeError, "MmadMx: unitFlag must be 0, 2 or 3"),
+        ("fp8_e4m3fn_t", "fp8_e4m3fn_t", 0, 0, MmadParams(16, 16, 64, 2), ParamRangeError,
+         "MmadMx: isBias must be a bool"),
     ],
 )
 def test_mmadmx_errors(ta, tb, a_off, c_off, params, exc, start) -> None:

@@ -178,12 +178,15 @@ def _dst_grid(view: StepView, fractals: list[int]) -> tuple[dict[int, tuple[int,
         if spec.layout in ("ZZ", "ZZ_T"):
             width = cdiv(cols if spec.layout == "ZZ" else rows, spec.c0)
             pos = {f: divmod(f, width) for f in fractals}
-            how = "Zz: fractals row-major" + (" (window transposed)" if spec.layout == "ZZ_T" else "")
+            how = "Zz, fractals row-major; " + (
+                "rows = img2col k, columns = m (transposed)" if spec.layout == "ZZ_T"
+                else "rows = img2col m, columns = k")
         else:
             s = spec.dstStride or 1
             pos = {f: (f % s, f // s) for f in fractals}
-            how = f"Nz: fractals column-major, column stride {s}" + (
-                " (window transposed)" if spec.layout == "NZ_T" else "")
+            how = f"Nz, fractals column-major (column stride {s}); " + (
+                "rows = img2col k, columns = m (transposed)" if spec.layout == "NZ_T"
+                else "rows = img2col m, columns = k")
     elif name == "Load2DV2Spec" and spec.dstStride:
         pos = {f: (f % spec.dstStride, f // spec.dstStride) for f in fractals}
         how = f"Nz: fractals column-major, column stride {spec.dstStride}"
@@ -401,7 +404,7 @@ def _draw_canvas(ax: Any, cv: _Canvas, cell: float) -> None:
             ax.hlines(ys, x, x + w, colors="#ffffff", linewidth=0.4, alpha=0.7, zorder=2.5)
     if cv.labels:
         longest = max(len(t) for _, _, t in cv.labels)
-        size = min(7.0, cell_pt * 0.95 / (0.62 * max(longest, 1)))
+        size = min(7.0, cell_pt * 0.8 / (0.62 * max(longest, 1)))
         for x, y, t in cv.labels:
             ax.text(x, y, t, ha="center", va="center", fontsize=size, zorder=4, color="#222222")
     tsize = min(8.0, max(4.0, cell_pt * 0.9))
@@ -458,7 +461,7 @@ def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
     legend_w, margin, gap, cap_h = 3.4, 0.3, 0.6, 0.6
     lines = _legend_lines(g)
     n_keys = min(len(g.keys), 16) + (len(g.keys) > 16) + 2
-    line_in = 0.15
+    line_in = 0.128  # 7.5-pt monospace line
     text_h = line_in * len(lines) + 0.25
     legend_h = text_h + 0.3 + 0.17 * (n_keys + 1)
     sizes = [((cv.width + 2) * cell, (cv.height + 3) * cell) for cv, cell in panels]

@@ -476,6 +476,11 @@ def _runs(prov: list[dict]) -> list[list[dict]]:
     return groups
 
 
+def _span(g: list[dict], key: str) -> str:
+    lo, hi = min(d[key] for d in g), max(d[key] for d in g)
+    return f"{lo}" if lo == hi else f"{lo}..{hi}"
+
+
 def describe_run(g: list[dict]) -> str:
     if len(g) == 1:
         return describe(g[0])
@@ -484,7 +489,7 @@ def describe_run(g: list[dict]) -> str:
             f"row {a['dst_row']} cols {a['dst_col']}..{b['dst_col']})")
     if a["status"] == "not written":
         return f"{head}: not written"
-    l3d = f"  img2col m {a['m']}, k {a['k']}..{b['k']}" if "m" in a else ""
+    l3d = f"  img2col m {_span(g, 'm')}, k {_span(g, 'k')}" if "m" in a else ""
     if a["status"] == "pad":
         where = f" (h {a['h']}, w {a['w']}: outside the feature map)" if "h" in a and a["h"] == b["h"] \
             and a["w"] == b["w"] else ""

@@ -559,6 +559,13 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
         raise ParamRangeError(f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}")
+    # The first window must fit the padded width; past it the walk has no defined start (ascsim's v1
+    # reading, docs/divergences.md L13).
+    last_w = fm.l1W - 1 + fm.padList[1] - (v["filterW"] - 1) * v["dilationW"]
+    if v["leftTopW"] > last_w:
+        raise ParamRangeError(
+            f"{instr}: leftTopW must leave the dilated filter inside the padded width "
+            f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}")
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
     # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
     report = execute(plan_v1(spec), dst, src, pad, core.strict, core.regs.boundary * 32)

@@ -20,14 +20,15 @@ import numpy as np
 
 from .. import checks
 from ..core import Core
-from ..dtypes import decode, raw_from_bytes
-from ..errors import HazardError, HazardWarning, ParamRangeError, UnsupportedError
-from ..layouts import R0, cdiv, nz_offset, zn_offset
+from ..dtypes import decode
+from ..errors import HazardWarning, ParamRangeError, UnsupportedError
+from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
 from ..plan import ExecReport, Plan, check_plan, execute
 from .load2d import prepare_v2
+from .mmad import check_extent, read_a, read_b, write_c
 
 SCALE_UNIT = 32  # bytes: one 16x2 e8m0 scale fractal (doc: LoadData_2D_MX.md 功能说明)
 MX_RATIO = 16  # "L0A_MX Buffer Address = L0A Buffer Address / 16"
@@ -85,8 +86,8 @@ def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
                                f"LoadData_2D_MX.md 表1), but got {t}")
     allowed = (t, MX_TAG[t]) if t in MX_TAG else (t,)
     if u not in allowed:
-        raise UnsupportedError(f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (seed 003 "
-                               f"表1: fp8 T needs its mx_ type, otherwise U = T), but got {u}")
+        raise UnsupportedError(f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (U = T, "
+                               f"or the mx_ tag of an fp8 T: LoadData_2D_MX.md / seed 003 表1), but got {u}")
     if src_mx.dtype.name != "fp8_e8m0_t":
         raise UnsupportedError(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got {src_mx.dtype.name}")
     checks.position(instr, "srcMx", src_mx, ("L1",))
@@ -135,26 +136,12 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
 # -- MmadMx --------------------------------------------------------------------------------------------
 
 
-def _hazard(core: Core, msg: str) -> str:
-    if core.strict:
-        raise HazardError(msg)
-    warnings.warn(msg, HazardWarning, stacklevel=4)
-    return msg
-
-
-def _gather(core: Core, instr: str, what: str, t: LocalTensor, offsets: np.ndarray, hazards: list[str]
-            ) -> np.ndarray:
-    """Raw codes at element offsets of `t` (bounds checked on the memory; past the tensor = hazard)."""
-    if offsets.size == 0:
-        return np.zeros(0, dtype=t.dtype.raw_dtype)
-    count = int(offsets.max()) + 1
-    nbytes = (count * t.dtype.bits + 7) // 8
-    t.memory.check_range(t.offset, nbytes, f"{instr}: {what}")
-    if nbytes > t.nbytes:
-        hazards.append(_hazard(core, f"{instr}: reads {nbytes} B of {what} from {t.position}@0x{t.offset:x}, "
-                                     f"past the LocalTensor ({t.nbytes} B)"))
-    raw = raw_from_bytes(t.dtype, t.memory.data[t.offset : t.offset + nbytes], count)
-    return raw[offsets]
+def _scales(core: Core, t: LocalTensor, offsets: np.ndarray, hazards: list[str], what: str) -> np.ndarray:
+    """Decoded e8m0 scales (2^(E-127), 0xFF NaN) at byte offsets of the MX region belonging to `t`."""
+    mx = mx_tensor(core, t)
+    end = int(offsets.max()) + 1
+    check_extent(mx, end, what, False, hazards, INSTR_MMX)
+    return decode("fp8_e8m0_t", mx.memory.data[mx.offset : mx.offset + end][offsets])
 
 
 def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
@@ -164,13 +151,30 @@ def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
     return ((row // R0) * cdiv(k, 64) + kb // 2) * SCALE_UNIT + (row % R0) * 2 + kb % 2
 
 
+INSTR_MMX = "MmadMx"
+
+
 def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
             bias: LocalTensor | None = None) -> ExecReport:
-    """`MmadMx(dst, fm, filter[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md)."""
-    instr = "MmadMx"
+    """`MmadMx(dst, fm, filter[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md).
+
+    Operands are read and C written with `ascsim.isa.mmad` (A Nz on 950, B Zn, C Nz float, float64 sum
+    rounded once); the initial value of C follows Mmad's rules (initVal = cmatrixInitVal && !isBias;
+    bias tensor in C2 -> C = bias + A.B; in CO1 -> accumulate; a bias with initVal true is ignored with a
+    hazard, CONCEPTS §9 Q32).
+    """
+    instr = INSTR_MMX
     core.chip.check("MmadMx", instr=instr)
     r = checks.in_range
     m, n, k = (r(instr, name, getattr(params, name), 0, 4095) for name in ("m", "n", "k"))
+    is_bias = checks.flag(instr, "isBias", params.isBias)
+    init = checks.flag(instr, "cmatrixInitVal", params.cmatrixInitVal) and not is_bias
+    source = checks.flag(instr, "cmatrixSource", params.cmatrixSource)
+    no_gemv = checks.flag(instr, "disableGemv", params.disableGemv)
+    for name in ("enSsparse", "enWinogradA", "enWinogradB", "kDirectionAlign"):
+        checks.flag(instr, name, getattr(params, name))  # no effect on an Nz A / Zn B (cf. Mmad)
+    if r(instr, "unitFlag", params.unitFlag, 0, 3) == 1:
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1")
     checks.position(instr, "dst", c, ("L0C",))
     checks.position(instr, "fm", a, ("L0A",))
     checks.position(instr, "filter", b, ("L0B",))
@@ -180,18 +184,13 @@ def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: 
     for what, t in (("fm (L0A)", a), ("filter (L0B)", b)):  # "fp4场景512字节对齐, fp8场景1024字节对齐"
         checks.aligned(instr, what, t, 512 if t.dtype.is_4bit else 1024)
     if bias is not None:
-        checks.position(instr, "bias", bias, ("BT",))
+        checks.position(instr, "bias", bias, ("BT", "L0C"))
         if bias.dtype.name != "float":
             raise UnsupportedError(f"{instr}: bias dtype must be float (MmadMx.md 表3), "
                                    f"but got {bias.dtype.name}")
-        checks.aligned(instr, "bias (BT)", bias, 64)
-    is_bias = checks.flag(instr, "isBias", params.isBias)
-    init = checks.flag(instr, "cmatrixInitVal", params.cmatrixInitVal) and not is_bias
-    source = checks.flag(instr, "cmatrixSource", params.cmatrixSource)
-    no_gemv = checks.flag(instr, "disableGemv", params.disableGemv)
-    if source and bias is None and not init:
-        raise UnsupportedError(f"{instr}: cmatrixSource=true takes the initial C from a bias tensor in C2, "
-                               "but no bias tensor was passed")
+        source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
+        if source:
+            checks.aligned(instr, "bias (BT)", bias, 64)
     if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时...视为NOP"
         return ExecReport(instr)
     if k % 64:
@@ -199,31 +198,25 @@ def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: 
     if m == 1 and not no_gemv:
         raise UnsupportedError(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is undocumented and "
                                f"not modelled; set disableGemv=true (m=1 with a 16-row Nz A), but got m={m}")
-    hazards: list[str] = []
-    ca, cb = 256 // a.dtype.bits, 256 // b.dtype.bits
+    hz: list[str] = []
+    av = read_a(core, a, m, k, hazards=hz, instr=instr)
+    bv = read_b(core, b, k, n, hazards=hz, instr=instr)
     mm, kk = np.meshgrid(np.arange(m), np.arange(k), indexing="ij")
-    a_raw = _gather(core, instr, "fm", a, nz_offset(mm, kk, m, ca), hazards)
-    sa_raw = _gather(core, instr, "scaleA", mx_tensor(core, a), scale_offset(mm, kk // 32, k), hazards)
+    sa = _scales(core, a, scale_offset(mm, kk // 32, k), hz, "scaleA (L0A_MX)")
     kb, nb = np.meshgrid(np.arange(k), np.arange(n), indexing="ij")
-    b_raw = _gather(core, instr, "filter", b, zn_offset(kb, nb, n, cb), hazards)
-    sb_raw = _gather(core, instr, "scaleB", mx_tensor(core, b), scale_offset(nb, kb // 32, k), hazards)
-    ci, cj = np.meshgrid(np.arange(m), np.arange(n), indexing="ij")
-    c_off = nz_offset(ci, cj, m, R0)  # L0C: Nz, 16x16 fractals, column stride ceil(m/16)
-    with np.errstate(all="ignore"):
-        av = decode(a.dtype, a_raw) * decode("fp8_e8m0_t", sa_raw)
-        bv = decode(b.dtype, b_raw) * decode("fp8_e8m0_t", sb_raw)
-        acc = av @ bv  # float64; one rounding to float32 at the end (number-formats §9, U6)
-        if bias is not None:
-            acc = acc + decode("float", _gather(core, instr, "bias", bias, np.arange(n), hazards))[None, :]
-        elif not init and not source:  # cmatrixInitVal=false: accumulate onto L0C
-            acc = acc + decode("float", _gather(core, instr, "dst", c, c_off, hazards))
-        out = acc.astype(np.float32)
-    end = (int(c_off.max()) + 1) * 4
-    c.memory.check_range(c.offset, end, f"{instr}: destination")
-    if end > c.nbytes:
-        hazards.append(_hazard(core, f"{instr}: writes {end} B from {c.position}@0x{c.offset:x}, past the "
-                                     f"destination LocalTensor ({c.nbytes} B)"))
-    view = c.memory.data[c.offset : c.offset + end].view(np.float32)
-    view[c_off.ravel()] = out.ravel()
-    return ExecReport(instr, bytes_written=out.size * 4, bytes_read=a_raw.size * a.dtype.bits // 8
-                      + b_raw.size * b.dtype.bits // 8, hazards=hazards)
+    sb = _scales(core, b, scale_offset(nb, kb // 32, k), hz, "scaleB (L0B_MX)")
+    bias_row = None
+    if not init and source:
+        bt = bias if bias is not None else LocalTensor(core.memory("BT"), "C2", 0, c.dtype, n)
+        check_extent(bt, n * 4, "bias (BT)", False, hz, instr)
+        bias_row = decode("float", bt.memory.data[bt.offset : bt.offset + n * 4].view("<u4"))
+    if bias is not None and init:
+        hz.append(f"{instr}: a bias tensor was given but cmatrixInitVal=true (and isBias=false) initialises "
+                  "C to 0, so the bias is ignored; set cmatrixInitVal=false (CONCEPTS §9 Q32)")
+    with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate like IEEE (number-formats U3/U4)
+        prod = (av * sa) @ (bv * sb)  # float64; write_c rounds once to float32
+    written = write_c(core, c, prod, m, n, not init and not source, bias_row, hz, instr)
+    for h in hz:
+        warnings.warn(h, HazardWarning, stacklevel=2)
+    read = (m * k * a.dtype.bits + k * n * b.dtype.bits) // 8
+    return ExecReport(instr, bytes_written=written, bytes_read=read, hazards=hz)

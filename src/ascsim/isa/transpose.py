@@ -309,7 +309,7 @@ def ref_load_data_with_transpose(dtype_bits: int, params, src: np.ndarray, dst: 
                     if stacked:  # b4/b8/b16: fractal j = square rows 16j..16j+15
                         sq[16 * j + r][c] = v
                     else:  # b32: "2个连续的16*8分形 ... 合并为1个16*16的方块矩阵" side by side
-                        sq[r][8 * (1 - j) + c] = v
+                        sq[r][8 * j + c] = v
         # "基于方块矩阵做转置"
         t = [[sq[c][r] for c in range(side)] for r in range(side)]
         # "转置后分裂为n个分形": dstGap from the end of the iteration's first fractal to the next one's
