@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .chips import TPOSITION_TO_MEMORY
 from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, to_bytes
 from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError
 
@@ -19,18 +20,7 @@ from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedErr
 MARKER = 0xCD
 
 #: TPosition -> physical memory on every chip ascsim models (asc-devkit kernel_event.h GetPhyType).
-POSITION_MEMORY: Mapping[str, str] = {
-    "GM": "GM",
-    "CO2": "GM",
-    "A1": "L1",
-    "B1": "L1",
-    "C1": "L1",
-    "A2": "L0A",
-    "B2": "L0B",
-    "CO1": "L0C",
-    "C2": "BT",
-    "C2PIPE2GM": "FB",
-}
+POSITION_MEMORY: Mapping[str, str] = TPOSITION_TO_MEMORY
 
 
 def memory_of(position: str) -> str:

@@ -14,10 +14,14 @@ Iteration i (0-based) reads source fractal F_j and writes destination fractal D_
   V1: F_j = (startIndex ± i*srcStride) * n_f + j                  (startIndex/srcStride count squares)
   V2: F_j = startIndex ± i*srcStride + j*(srcFracGap + 1)          (they count fractals, 表4)
   D_j = i*(dstGap + 1) + j*(dstFracGap + 1)                        (dstFracGap has no effect for b16)
-with "-" when addrMode is true (decrement, 表3 控制地址更新方式). repeatTimes = 0 is a NOP (V1).
+with "-" when addrMode is true (decrement, 表3 控制地址更新方式). repeatTimes = 0 is a NOP (V1; V2's
+表4 range is [1, 255]). b32 in V2 also takes 2 fractals per iteration (CONCEPTS §9 Q21; 表4 says 4).
+Overlapping destination fractals raise OverlapError (约束说明 makes them the developer's error).
 
-`load_data_with_transpose` is the fast path (cached plan + `ascsim.plan.execute`);
-`ref_load_data_with_transpose` is the slow reference written as loops straight from the doc text.
+`load_data_with_transpose` validates (cached per static call shape), builds a cached element-level
+`Plan` (provenance for explain/draw; `ascsim.plan.execute` runs it to the same bytes) and executes it
+with `run_squares`, a square-at-a-time executor; `ref_load_data_with_transpose` is the slow reference
+written as loops straight from the doc text.
 """
 
 from __future__ import annotations
