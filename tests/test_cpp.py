@@ -48,13 +48,15 @@ def _split_top(s: str) -> list[str]:
     return out
 
 
-def _arith(expr: str) -> int | float:
-    """Evaluate integer/float arithmetic such as `4 * 4` or `-1` (numbers and + - * / only)."""
+def _arith(expr: str, env: dict[str, object]) -> int | float:
+    """Evaluate arithmetic such as `H * W` or `-1` (numbers, names from env, + - * / only)."""
     node = ast.parse(expr, mode="eval").body
 
     def ev(n: ast.AST) -> int | float:
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)):
             return n.value
+        if isinstance(n, ast.Name) and isinstance(env.get(n.id), (int, float)):
+            return env[n.id]  # type: ignore[return-value]
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
             return -ev(n.operand)
         if isinstance(n, ast.BinOp):
@@ -89,7 +91,7 @@ def cpp_value(tok: str, env: dict[str, object]) -> object:
         return int(tok, 16)
     if re.fullmatch(r"[A-Za-z_]\w*", tok):
         return env[tok]
-    return _arith(tok)
+    return _arith(tok, env)
 
 
 class Cpp:
@@ -108,7 +110,8 @@ class Cpp:
             self._line(line)
 
     def _line(self, line: str) -> None:
-        m = re.fullmatch(r"(?:static constexpr )?(?:AscendC::)?(\w+)\s+(\w+)(?:\[\d+\])?\s*=\s*(\{.*\});", line)
+        decl = r"(?:static constexpr )?(?:AscendC::)?(\w+)\s+(\w+)(?:\[\d+\])?\s*=\s*(\{.*\});"
+        m = re.fullmatch(decl, line)
         if m:  # uint8_t padList[4] = {...};  static constexpr ...IsResetLoad3dConfig cfg = {false, true};
             self.env[m.group(2)] = cpp_value(m.group(3), self.env)
             return
@@ -131,12 +134,15 @@ class Cpp:
 
     def build(self, var: str) -> object:
         """The struct `var` rebuilt through the Python twin of the C++ constructor / setters."""
-        tname, _, vals = self.structs[var]
+        tname, targ, vals = self.structs[var]
         obj = getattr(P, tname)(*(vals or []))
         for path, v in self.assign.get(var, []):
             *outer, last = path.split(".")
             target = obj
             for name in outer:
+                if getattr(target, name) is None:  # C++ FixpipeParamsArch3510<layout>::params always exists
+                    sub = P.Nz2DnParams if targ and targ.endswith("COLUMN_MAJOR") else P.Nz2NdParams
+                    setattr(target, name, sub())
                 target = getattr(target, name)
             setattr(target, last, v)
         for suffix, v in self.setters.get(var, []):
@@ -243,7 +249,8 @@ call = "LoadData"
 dst = "l0a"
 src = "fmap"
 config = {isSetFMatrix = false}
-params = {type = "LoadData3DParamsV1", padList = [1, 2, 3, 0], l1H = 4, l1W = 5, c1Index = 1, fetchFilterW = 1,
+params = {type = "LoadData3DParamsV1", padList = [1, 2, 3, 0], l1H = 4, l1W = 5, c1Index = 1,
+          fetchFilterW = 1,
           fetchFilterH = 1, leftTopW = -1, leftTopH = -2, strideW = 2, strideH = 3, filterW = 3, filterH = 2,
           dilationFilterW = 2, dilationFilterH = 1, jumpStride = 4, repeatMode = 1, repeatTime = 7, cSize = 1,
           padValue = 0.5}
@@ -264,7 +271,8 @@ params = {type = "LoadData3DParamsV2", padList = [1, 0, 2, 0], l1H = 6, l1W = 7,
 call = "LoadData"
 dst = "l0a"
 src = "fmap"
-params = {type = "LoadData3DParamsV2Pro", channelSize = 32, enTranspose = true, extConfig = 0x0003002000100040,
+params = {type = "LoadData3DParamsV2Pro", channelSize = 32, enTranspose = true,
+          extConfig = 0x0003002000100040,
           filterConfig = 0x020103020201}
 """, ["AscendC::LoadData(l0a, fmap, params);"]),
     "bitmode_fields": ("ascend950", "half", """
@@ -443,6 +451,17 @@ def test_v1_fields_and_cast(tmp_path: Path) -> None:
     assert "static constexpr AscendC::IsResetLoad3dConfig cfg = {false, true};" in step_to_cpp(sc, 0)
 
 
+def test_v2_literal_line(tmp_path: Path) -> None:
+    """Booleans print as true/false and padValue as a cast to T, in constructor order (CONCEPTS §3.3)."""
+    text = step_to_cpp(load_scenario(_write_case(tmp_path, "v2")), 0)
+    decl = [ln for ln in text.splitlines() if ln.startswith("AscendC::LoadData3DParamsV2")][0]
+    want = ("AscendC::LoadData3DParamsV2<bfloat16_t> params{padList, 6, 7, 16, 48, 32, 16, 3, 2, 1, 3, 1, 1, "
+            "2, true, false, (bfloat16_t)-1.5, true, false, false};")
+    assert decl.split("  //")[0] == want
+    assert decl.split("  // ")[1].split(", ")[14:17] == ["enTranspose", "enSmallK", "padValue"]
+    assert "uint8_t padList[4] = {1, 0, 2, 0};" in text
+
+
 def test_v2pro_words_in_hex(tmp_path: Path) -> None:
     sc = load_scenario(_write_case(tmp_path, "v2pro"))
     text = step_to_cpp(sc, 0)
@@ -457,8 +476,8 @@ def _bitmode_words(k: int, m: int, kpos: int, mpos: int, sw: int, sh: int, fw: i
                    fsw: int, fsh: int, tr: int, fmc: int, ch: int) -> tuple[int, int]:
     """config0/config1 from LoadData_3D_BitMode.md 表4/表5 (bit-fields fill from the low bits up)."""
     c0 = k | m << 16 | kpos << 32 | mpos << 48
-    c1 = sw | sh << 6 | fw << 12 | fh << 20 | dw << 28 | dh << 36 | fsw << 44 | fsh << 45 | tr << 46 | fmc << 47
-    return c0, c1 | ch << 48
+    c1 = sw | sh << 6 | fw << 12 | fh << 20 | dw << 28 | dh << 36
+    return c0, c1 | fsw << 44 | fsh << 45 | tr << 46 | fmc << 47 | ch << 48
 
 
 def test_bitmode_set_calls_give_doc_words(tmp_path: Path) -> None:
@@ -525,7 +544,8 @@ def test_doc_v1_brace_initialiser() -> None:
     the snippet, 8 is used."""
     env = {"padList": [1, 1, 1, 1], "H": 4, "W": 4, "strideW": 1, "strideH": 1, "Kw": 2, "Kh": 2,
            "dilationW": 2, "dilationH": 2, "fmRepeat": 8}
-    brace = "{ padList, H, W, 0, 0, 0, -1, -1, strideW, strideH, Kw, Kh, dilationW, dilationH, 1, 0, fmRepeat, 0, (half)(0)}"
+    brace = ("{ padList, H, W, 0, 0, 0, -1, -1, strideW, strideH, Kw, Kh, dilationW, dilationH, 1, 0, "
+             "fmRepeat, 0, (half)(0)}")
     p = P.LoadData3DParamsV1(*cpp_value(brace, env))  # type: ignore[misc]
     assert p == P.LoadData3DParamsV1(padList=[1, 1, 1, 1], l1H=4, l1W=4, c1Index=0, fetchFilterW=0,
                                      fetchFilterH=0, leftTopW=-1, leftTopH=-1, strideW=1, strideH=1,
@@ -534,7 +554,8 @@ def test_doc_v1_brace_initialiser() -> None:
 
 
 def test_doc_bitmode_v2_brace_initialiser() -> None:
-    """LoadData_3D_BitMode.md: `LoadData3DParamsV2<half> param = {...}; Load3DBitModeParam paramBitMode(param);`"""
+    """LoadData_3D_BitMode.md example: `LoadData3DParamsV2<half> param = {...};` then
+    `Load3DBitModeParam paramBitMode(param);`."""
     env = {"padList": [1, 1, 1, 1], "H": 4, "W": 4, "C0": 16, "strideW": 1, "strideH": 1, "Kw": 2, "Kh": 2,
            "dilationW": 2, "dilationH": 2}
     brace = """{
@@ -586,4 +607,5 @@ def test_cli_cpp(tmp_path: Path) -> None:
     assert r.returncode == 0 and r.stdout.count("AscendC::Mmad(") == 2
     r = subprocess.run([sys.executable, "-m", "ascsim.cli", "cpp", str(path), "--step", "9"],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode != 0 and r.stderr.strip() == "ascsim: mmad.toml: step 9 does not exist (the file has 2 steps)"
+    assert r.returncode != 0
+    assert r.stderr.strip() == "ascsim: mmad.toml: step 9 does not exist (the file has 2 steps)"

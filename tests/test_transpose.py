@@ -565,3 +565,13 @@ def test_unaligned_local_tensor_object() -> None:
     dst = LocalTensor(core.memory("L0B"), "B2", 512 + 256, "int8_t", 1024)
     raises_untouched(core, AlignmentError, E + r"dst \(L0\) address must be 512-byte",
                      lambda: load_data_with_transpose(core, dst, src, P1(0, 1, 1, 1, 0)))
+
+
+def test_core_method_logs_the_report() -> None:
+    """`Core.load_data_with_transpose` (the lead's entry point) runs the same instruction and logs it."""
+    core, src, dst = make("a2", "half", 2)
+    init = dst.read_raw()
+    rep = core.load_data_with_transpose(dst, src, P1(0, 2, 1, 0, 0))
+    assert core.log[-1] is rep
+    want = expected(init, src.read_raw(), 16, [([0], [0]), ([1], [1])])
+    np.testing.assert_array_equal(dst.read_raw(), want)

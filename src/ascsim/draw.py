@@ -83,6 +83,10 @@ def group_keys_of(view: StepView, dst_elems: np.ndarray, src: np.ndarray) -> np.
     elif view.kind == "v1":
         spec = view.spec
         out[:, 0] = src // (spec.l1H * spec.l1W * spec.channels_per_point)
+    elif view.src_nd is not None:  # ND matrix: its 16 x C0 tiles, the fractals it becomes
+        c0 = 256 // view.src_bits
+        r, c = np.divmod(src, view.src_nd[1])
+        out[:, 0], out[:, 1] = r // R0, c // c0
     else:
         rows, cols = view.src_frac_shape()
         out[:, 0] = src // (rows * cols)
@@ -94,6 +98,9 @@ def group_label(view: StepView, key: tuple) -> str:
         return f"c1 {key[0]}, kh {key[1]}, kw {key[2]}"
     if view.kind == "v1":
         return f"c1 {key[0]}"
+    if view.src_nd is not None:
+        c0 = 256 // view.src_bits
+        return f"src rows {key[0] * R0}-{key[0] * R0 + R0 - 1}, cols {key[1] * c0}-{key[1] * c0 + c0 - 1}"
     return f"src fractal {key[0]}"
 
 
@@ -105,6 +112,8 @@ def group_key(view: StepView, prov: dict) -> tuple | None:
         return (prov["c1"], prov["kh"], prov["kw"])
     if view.kind == "v1":
         return (prov["c1"], 0, 0)
+    if view.src_nd is not None:
+        return (prov["row"] // R0, prov["col"] // (256 // view.src_bits), 0)
     return (prov["src_fractal"], 0, 0)
 
 
@@ -348,6 +357,9 @@ def _matrix_canvas(g: Groups) -> _Canvas:
     reads = g.src[g.src >= 0]
     touched = np.unique(reads // fe)
     lo, hi = int(touched[0]), int(touched[-1])
+    total = view.src.length // fe if view.src is not None else 0
+    if max(hi + 1, total) <= MAX_FRACTALS:  # the whole source tensor: shows where the window sits
+        lo, hi = 0, max(hi, total - 1)
     fractals = list(range(lo, hi + 1)) if hi - lo + 1 <= MAX_FRACTALS else touched[:MAX_FRACTALS].tolist()
     pos, how = _src_fractal_grid(view, fractals)
     gap = 2
@@ -379,6 +391,30 @@ def _matrix_canvas(g: Groups) -> _Canvas:
     return _Canvas(width, height, img, frames, labels, titles, caption)
 
 
+def _nd_canvas(g: Groups) -> _Canvas:
+    """Row-major source matrix drawn as its rows x cols, read elements in their tile colour."""
+    view = g.view
+    rows, cols = view.src_nd  # type: ignore[misc]
+    n = rows * cols
+    reads = g.src[g.src >= 0]
+    hit = np.zeros(max(n, int(reads.max()) + 1 if reads.size else 0), dtype=bool)
+    hit[reads] = True
+    c0 = 256 // view.src_bits
+    r, c = np.divmod(np.arange(n), cols)
+    key_colour = {(k[0], k[1]): col for k, col in zip(g.keys, g.colours)}
+    tiles = np.array([key_colour.get((a, b), READ_COLOUR) for a, b in zip(r // R0, c // c0)], dtype=object)
+    colours = np.where(hit[:n], tiles, UNTOUCHED).reshape(rows, cols)
+    frames = [(0, 0, cols, rows, "#000000", None)]
+    for tr in range(cdiv(rows, R0)):  # outline the 16 x C0 tiles that become fractals
+        for tc in range(cdiv(cols, c0)):
+            frames.append((tc * c0, tr * R0, min(c0, cols - tc * c0), min(R0, rows - tr * R0), "#000000", None))
+    labels = ([(x % cols + 0.5, x // cols + 0.5, str(x)) for x in range(n)] if n <= LABEL_LIMIT else [])
+    src = view.src
+    caption = (f"source {view.src_name} ({src.memory.name}, {src.dtype.name}): row-major {rows} x {cols} "
+               f"matrix, outlined in 16 x {c0} tiles; coloured = read")
+    return _Canvas(cols, rows, _rgba(colours.astype(str)), frames, labels, [], caption)
+
+
 def _draw_canvas(ax: Any, cv: _Canvas, cell: float) -> None:
     """Render a canvas; `cell` = inches per element cell (sets label sizes and grid lines)."""
     from matplotlib.patches import Rectangle
@@ -407,7 +443,7 @@ def _draw_canvas(ax: Any, cv: _Canvas, cell: float) -> None:
         size = min(7.0, cell_pt * 0.8 / (0.62 * max(longest, 1)))
         for x, y, t in cv.labels:
             ax.text(x, y, t, ha="center", va="center", fontsize=size, zorder=4, color="#222222")
-    tsize = min(8.0, max(4.0, cell_pt * 0.9))
+    tsize = min(8.0, max(6.0, cell_pt * 0.9))
     for x, y, t in cv.titles:
         ax.text(x, y, t, ha="center", va="bottom", fontsize=tsize, zorder=4)
 
@@ -433,7 +469,7 @@ def _cell_sizes(src: _Canvas | None, dst: _Canvas | None) -> tuple[float, float]
     panel about as tall (bigger cells for small feature maps), at most ~6 in wide."""
     d_cell = 0.0
     if dst is not None:
-        d_cell = min(0.22, max(0.05, 14.0 / (dst.width + 2)), 10.0 / (dst.height + 3))
+        d_cell = min(0.22, max(0.05, 11.0 / (dst.width + 2)), 8.0 / (dst.height + 3))
     s_cell = 0.0
     if src is not None:
         target_h = max(2.4, (dst.height + 3) * d_cell if dst is not None else 3.0)
@@ -455,7 +491,10 @@ def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
     dst = _dst_canvas(g, fractals) if fractals else None
     src = None
     if g.view.src is not None and (g.src >= 0).any():
-        src = _fmap_canvas(g) if g.view.kind in ("img2col", "v1") else _matrix_canvas(g)
+        if g.view.kind in ("img2col", "v1"):
+            src = _fmap_canvas(g)
+        else:
+            src = _nd_canvas(g) if g.view.src_nd is not None else _matrix_canvas(g)
     s_cell, d_cell = _cell_sizes(src, dst)
     panels = [(cv, cell) for cv, cell in ((src, s_cell), (dst, d_cell)) if cv is not None]
     legend_w, margin, gap, cap_h = 3.4, 0.3, 0.6, 0.6

@@ -68,6 +68,15 @@ class StepView:
         return {"Img2colSpec": "img2col", "V1Spec": "v1"}.get(name, "matrix")
 
     @property
+    def src_nd(self) -> tuple[int, int] | None:
+        """(rows, cols) when the source is a row-major (ND) matrix the scenario declares (flat + 2-D
+        shape, operand at the tensor start): pictures then show it as a matrix, not as fractals."""
+        ts = self.src_spec
+        if ts is None or ts.layout != "flat" or not ts.shape or len(ts.shape) != 2 or self.src_base:
+            return None
+        return int(ts.shape[0]), int(ts.shape[1])
+
+    @property
     def dst_bits(self) -> int:
         return self.dst.dtype.bits
 
@@ -341,6 +350,7 @@ def _source_fields(view: StepView, s: int) -> dict[str, Any]:
         rc = matrix_coords(ts.layout, ts.shape, s + view.src_base, ts.dtype.c0)
         if rc is not None:
             d["row"], d["col"] = rc
+            d["src_layout"] = ts.layout
     return d
 
 
@@ -447,6 +457,8 @@ def describe(d: dict) -> str:
     src = f"{d['src_tensor']}[{d['src_index']}] {d['src_addr']}"
     if "h" in d:
         coords = f"c {d['c']} h {d['h']} w {d['w']} (c1 {d['c1']}, c0 {d['c0']})"
+    elif d.get("src_layout") == "flat":  # a row-major source: its 512-B "fractals" mean nothing
+        coords = f"matrix ({d['row']}, {d['col']})"
     else:
         coords = f"fractal {d['src_fractal']} row {d['frac_row']} col {d['frac_col']}"
         if "row" in d:
@@ -468,7 +480,8 @@ def _runs(prov: list[dict]) -> list[list[dict]]:
             cont = (d["status"] == p["status"] != "read") or (
                 d["status"] == p["status"] == "read" and d["src_index"] == p["src_index"] + 1
                 and d.get("h") == p.get("h") and d.get("w") == p.get("w") and d.get("m") == p.get("m")
-                and d.get("row", 0) == p.get("row", 0) and d["writes"] == p["writes"] == 1)
+                and d.get("row", 0) == p.get("row", 0) and d["writes"] == p["writes"] == 1
+                and ("row" in d or (d["src_fractal"], d["frac_row"]) == (p["src_fractal"], p["frac_row"])))
             if same_row and cont:
                 g.append(d)
                 continue
@@ -497,6 +510,9 @@ def describe_run(g: list[dict]) -> str:
     src = f"{a['src_tensor']}[{a['src_index']}..{b['src_index']}] {a['src_addr']}"
     if "h" in a:
         coords = f"c {a['c']}..{b['c']} h {a['h']} w {a['w']}"
+    elif a.get("src_layout") == "flat" or ("row" in a and a["row"] == b["row"] and (
+            a["src_fractal"], a["frac_row"]) != (b["src_fractal"], b["frac_row"])):
+        coords = f"matrix row {a['row']}, cols {a['col']}..{b['col']}"
     else:
         coords = f"fractal {a['src_fractal']} row {a['frac_row']} cols {a['frac_col']}..{b['frac_col']}"
         if "row" in a:

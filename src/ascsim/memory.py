@@ -142,6 +142,12 @@ class LocalTensor:
         """Fill every element with one raw bit pattern."""
         self.write_raw(np.full(self.length, pattern, dtype=self.dtype.raw_dtype))
 
+    def _repr_html_(self) -> str:
+        """Notebook view: the fractal grid with a few values (ascsim.draw.tensor_repr_html)."""
+        from .draw import tensor_repr_html
+
+        return tensor_repr_html(self)
+
     def __repr__(self) -> str:
         return (
             f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "

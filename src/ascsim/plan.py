@@ -72,6 +72,16 @@ class Plan:
         return cls(instr, bits, _frozen(dst), _frozen(src), unit, _frozen(du), _frozen(su), _frozen(pu),
                    dst_end, src_end, dict(info or {}), dense, int((~valid).sum()))
 
+    def __repr__(self) -> str:
+        from .explain import plan_repr
+
+        return plan_repr(self)
+
+    def _repr_html_(self) -> str:
+        from .explain import plan_repr_html
+
+        return plan_repr_html(self)
+
     @property
     def n_elements(self) -> int:
         return int(np.unique(self.dst).size)

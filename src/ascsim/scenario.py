@@ -37,6 +37,7 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -370,6 +371,12 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
         _check_field(sc, f"{loc}.{k}", v, hints[k])
         if isinstance(v, dict):  # a nested struct, e.g. FixpipeParamsArch3510.params = {type = "Nz2NdParams"}
             values[k] = _struct(sc, f"{loc}.{k}", v)
+        elif isinstance(hints[k], type) and issubclass(hints[k], IntEnum):  # quantPre = "F322F16" or 1
+            try:
+                values[k] = hints[k][v] if isinstance(v, str) else hints[k](v)
+            except (KeyError, ValueError):
+                raise sc.error(f"{loc}.{k}", f"expected a {hints[k].__name__} name "
+                                             f"({', '.join(hints[k].__members__)}), got {v!r}") from None
     return cls(**values)
 
 
