@@ -17,7 +17,13 @@ from .memory import LocalTensor, Memory
 from .params import (
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
     IsResetLoad3dConfig,
+    Load2DBitModeParam,
     Load3DBitModeParam,
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
     LoadData3DParamsV1,
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
@@ -33,5 +39,6 @@ __all__ = [
     "LocalTensor", "Memory", "OverlapError", "ParamRangeError", "UnsupportedError", "get_chip", "get_dtype",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
     "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",
-    "MmadParams",
+    "MmadParams", "Load2DBitModeParam", "LoadData2DMxParams", "LoadData2DParams", "LoadData2DParamsV2",
+    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
 ]

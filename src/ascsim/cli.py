@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("file", help="scenario file")
     e.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")
     g = e.add_mutually_exclusive_group()
-    g.add_argument("--dst", type=int, metavar="INDEX", help="one destination element (index in the dst operand)")
+    g.add_argument("--dst", type=int, metavar="INDEX",
+                   help="one destination element (index in the dst operand)")
     g.add_argument("--fractal", type=int, metavar="F", help="every element of 512-B destination fractal F")
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")

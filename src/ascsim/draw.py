@@ -135,7 +135,7 @@ def groups(run: Any, step_index: int) -> Groups:
 def group_colours(run: Any, step_index: int) -> dict[tuple, str]:
     """Colour of every source group of the step: {(c1, kh, kw) | (src_fractal, 0, 0) | (c1, 0, 0): hex}."""
     g = groups(run, step_index)
-    return dict(zip(g.keys, g.colours))
+    return dict(zip(g.keys, g.colours, strict=True))
 
 
 def drawn_fractals(g: Groups) -> list[int]:
@@ -329,7 +329,7 @@ def _fmap_canvas(g: Groups) -> _Canvas:
     prow = cdiv(n_planes, per_row)
     width, height = per_row * (width_px + gap) - gap, prow * (height_px + gap) - gap
     colours = np.full((height, width), "#00000000", dtype=object)
-    read_px = set(zip(c1.tolist(), pix.tolist()))
+    read_px = set(zip(c1.tolist(), pix.tolist(), strict=True))
     frames, labels, titles = [], [], []
     label = n_planes * height_px * width_px <= 256
     for p, (first, n) in enumerate(plane_of):
@@ -369,7 +369,7 @@ def _matrix_canvas(g: Groups) -> _Canvas:
     colours = np.full((height, width), "#00000000", dtype=object)
     read_set = np.zeros((hi + 1) * fe, dtype=bool)
     read_set[reads] = True
-    key_colour = {k[0]: c for k, c in zip(g.keys, g.colours)}
+    key_colour = {k[0]: c for k, c in zip(g.keys, g.colours, strict=True)}
     frames, labels, titles = [], [], []
     label = len(fractals) * fe <= LABEL_LIMIT
     for f in fractals:
@@ -401,13 +401,15 @@ def _nd_canvas(g: Groups) -> _Canvas:
     hit[reads] = True
     c0 = 256 // view.src_bits
     r, c = np.divmod(np.arange(n), cols)
-    key_colour = {(k[0], k[1]): col for k, col in zip(g.keys, g.colours)}
-    tiles = np.array([key_colour.get((a, b), READ_COLOUR) for a, b in zip(r // R0, c // c0)], dtype=object)
+    key_colour = {(k[0], k[1]): col for k, col in zip(g.keys, g.colours, strict=True)}
+    tiles = np.array([key_colour.get((a, b), READ_COLOUR) for a, b in zip(r // R0, c // c0, strict=True)],
+                     dtype=object)
     colours = np.where(hit[:n], tiles, UNTOUCHED).reshape(rows, cols)
     frames = [(0, 0, cols, rows, "#000000", None)]
     for tr in range(cdiv(rows, R0)):  # outline the 16 x C0 tiles that become fractals
         for tc in range(cdiv(cols, c0)):
-            frames.append((tc * c0, tr * R0, min(c0, cols - tc * c0), min(R0, rows - tr * R0), "#000000", None))
+            w, h = min(c0, cols - tc * c0), min(R0, rows - tr * R0)
+            frames.append((tc * c0, tr * R0, w, h, "#000000", None))
     labels = ([(x % cols + 0.5, x // cols + 0.5, str(x)) for x in range(n)] if n <= LABEL_LIMIT else [])
     src = view.src
     caption = (f"source {view.src_name} ({src.memory.name}, {src.dtype.name}): row-major {rows} x {cols} "
@@ -508,7 +510,7 @@ def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
     fig_w = margin + sum(w for w, _ in sizes) + gap * len(sizes) + legend_w + margin
     fig = Figure(figsize=(fig_w, fig_h), dpi=110)
     x = margin
-    for (cv, cell), (w_in, h_in) in zip(panels, sizes):
+    for (cv, cell), (w_in, h_in) in zip(panels, sizes, strict=True):
         top = fig_h - margin - cap_h
         ax = fig.add_axes((x / fig_w, (top - h_in) / fig_h, w_in / fig_w, h_in / fig_h))
         _draw_canvas(ax, cv, cell)
@@ -522,7 +524,7 @@ def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
              transform=lax.transAxes,
              bbox={"boxstyle": "round", "facecolor": "#f7f7f7", "edgecolor": "#999999"})
     handles = [Patch(facecolor=c, edgecolor="#555555", label=group_label(g.view, k))
-               for k, c in list(zip(g.keys, g.colours))[:16]]
+               for k, c in list(zip(g.keys, g.colours, strict=True))[:16]]
     if len(g.keys) > 16:
         handles.append(Patch(facecolor="none", edgecolor="none", label=f"... {len(g.keys) - 16} more groups"))
     handles += [Patch(facecolor=PAD_COLOUR, edgecolor="#555555", label="pad (padValue)"),

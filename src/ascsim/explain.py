@@ -20,7 +20,6 @@ the step, after any `{tensor, index}` offset), exactly like the plan's offsets.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -576,7 +575,8 @@ def plan_repr_html(plan: Plan) -> str:
         rows += (f"<tr><th style='text-align:left'>spec</th><td style='font-size:smaller'>"
                  f"{html.escape(repr(spec))[:400]}</td></tr>")
     n = min(8, plan.dst.size)
-    pairs = ", ".join(f"{int(d)}&larr;{'pad' if s < 0 else int(s)}" for d, s in zip(plan.dst[:n], plan.src[:n]))
+    pairs = ", ".join(f"{int(d)}&larr;{'pad' if s < 0 else int(s)}"
+                      for d, s in zip(plan.dst[:n], plan.src[:n], strict=True))
     more = " &hellip;" if plan.dst.size > n else ""
     rows += f"<tr><th style='text-align:left'>dst&larr;src</th><td>{pairs}{more}</td></tr>"
     return f"<table style='border-collapse:collapse;font-family:monospace'>{rows}</table>"
