@@ -39,7 +39,8 @@ from .params import (
 )
 
 __all__ = [
-    "use", "FmatrixMode", "TPosition", "LoadData", "LoadDataWithTranspose", "LoadDataWithSparse", "Mmad",
+    "use", "FmatrixMode", "TPosition", "LoadData", "LoadDataWithStride", "LoadDataWithTranspose",
+    "LoadDataWithSparse", "Mmad",
     "MmadWithSparse", "MmadMx", "DataCopy", "Fixpipe", "SetFmatrix", "SetLoadDataPaddingValue",
     "SetLoadDataRepeat", "SetLoadDataRepeatWithStride", "SetLoadDataBoundary",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData2DMxParams",
@@ -101,6 +102,11 @@ def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dCon
         return core.load_data_mx(dst, src, *args)
     (params,) = args
     return core.load_data(dst, src, params, config, dst_pos=_pos(Dst), src_pos=_pos(Src))
+
+
+def LoadDataWithStride(dst: LocalTensor, src: LocalTensor, params,  # noqa: N802
+                       config: IsResetLoad3dConfig | None = None):
+    return _core_of(dst, src).load_data_with_stride(dst, src, params, config)
 
 
 def LoadDataWithTranspose(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802

@@ -203,6 +203,12 @@ class Core:
 
         return self._logged(mmad(self, c, a, b, params, bias))
 
+    def load_data_with_stride(self, dst: LocalTensor, src: LocalTensor, params, config=None) -> ExecReport:
+        """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950; dstStride from the repeat register)."""
+        from .isa.load3d import load_data_with_stride
+
+        return self._logged(load_data_with_stride(self, dst, src, params, config))
+
     def load_data_with_transpose(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
         """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])`."""
         from .isa.transpose import load_data_with_transpose

@@ -378,6 +378,27 @@ def load3d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     return _run(core, instr, dst, src, key, prepare)
 
 
+def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+                          config: IsResetLoad3dConfig | None = None) -> ExecReport:
+    """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950): Load3D v2 whose Nz column stride must
+    come from SetLoadDataRepeatWithStride (doc: LoadDataWithStride.md 功能说明 / 约束说明)."""
+    instr = "LoadDataWithStride"
+    core.chip.check(instr, instr=instr)
+    if core.regs.repeat.dstStride == 0:
+        raise ParamRangeError(f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first "
+                              "(>= 1 fractal), but the register holds 0")
+    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
+    key = (instr, dst.memory.name, dst.dtype.name, p.key(), cfg.isSetFMatrix, cfg.isSetPadding,
+           *_reg_key(core))
+
+    def prepare():
+        fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
+        spec = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p, fm, _V2_NAMES)
+        return spec, pad, writes
+
+    return _run(core, instr, dst, src, key, prepare)
+
+
 @load_data_overload(LoadData3DParamsV2Pro)
 def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
                  *_unused) -> ExecReport:
