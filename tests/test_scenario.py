@@ -275,3 +275,14 @@ def test_top_level_help() -> None:
     assert r.returncode == 0
     for name in ("demo", "chips", "run", "cpp", "--debug"):
         assert name in r.stdout
+
+
+def test_module_docstring_example_runs(tmp_path: Path) -> None:
+    """The example in ascsim.scenario's docstring is a valid TOML 1.0 scenario."""
+    import ascsim.scenario as scenario_module
+
+    doc = scenario_module.__doc__ or ""
+    example = doc.split("Example:\n\n")[1].split("\nEvery problem")[0]
+    path = _path(tmp_path, "doc", "\n".join(line[4:] for line in example.splitlines()))
+    run = run_scenario(load_scenario(path))
+    assert [r.step.call for r in run.results] == ["LoadData"]

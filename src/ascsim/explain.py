@@ -269,8 +269,8 @@ def dst_elements_of(view: StepView, dst_index: int | None = None, fractal: int |
 def provenance(run: Any, step_index: int, dst_elements) -> list[dict]:
     """Where each destination element (index relative to the step's dst operand) came from.
 
-    Every dict has: dst_index, dst_addr ("L0A 0x0040"), dst_byte, dst_fractal, dst_row, dst_col (inside
-    the 512-B destination fractal of 16 x C0), status ("read" | "pad" | "not written"), writes (times
+    Every dict has: dst_index, dst_tensor, dst_addr ("L0A 0x0040"), dst_byte, dst_fractal, dst_row, dst_col
+    (inside the 512-B destination fractal of 16 x C0), status ("read" | "pad" | "not written"), writes (times
     written; > 1 is an overlap, the last write wins).
     "read": src_tensor, src_index (relative to the src operand), src_mem, src_byte, src_addr, src_nibble
     (4-bit only), src_fractal, frac_row, frac_col (fractal of 16 x C0 in the source).
@@ -300,7 +300,8 @@ def _provenance(view: StepView, elems: list[int]) -> list[dict]:
         byte, nib = _byte_of(view.dst, e)
         f, inner = divmod(e, fe)
         d: dict[str, Any] = {
-            "dst_index": e, "dst_byte": byte, "dst_addr": _addr(dmem, byte, nib), "dst_fractal": f,
+            "dst_index": e, "dst_tensor": view.dst_name, "dst_byte": byte, "dst_addr": _addr(dmem, byte, nib),
+            "dst_fractal": f,
             "dst_row": inner // dc0, "dst_col": inner % dc0, "writes": int(counts[e]),
             "status": "read" if s >= 0 else ("pad" if s == PAD else "not written"),
         }

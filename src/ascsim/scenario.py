@@ -22,8 +22,16 @@ JSON with the same schema is accepted too. Example:
     call = "LoadData"
     dst = "l0a"
     src = "fmap"
-    params = {type = "LoadData3DParamsV2", padList = [1, 1, 1, 1], l1H = 4, l1W = 4, channelSize = 32,
-              kExtension = 128, mExtension = 16, filterW = 2, filterH = 2}
+    [steps.params]                     # (or one line: params = {type = ..., ...}; TOML 1.0 inline
+    type = "LoadData3DParamsV2"        #  tables cannot span lines)
+    padList = [1, 1, 1, 1]
+    l1H = 4
+    l1W = 4
+    channelSize = 32
+    kExtension = 128
+    mExtension = 16
+    filterW = 2
+    filterH = 2
 
 Every problem is reported as one line naming the file and the path inside it:
 `conv.toml: steps[3].params.kExtension: Load3Dv2: kExtension must be in [0, 65535], but got 70000`.
