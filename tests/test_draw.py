@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import struct
-import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -21,7 +20,13 @@ from ascsim.draw import fractal_colours, group_colours  # noqa: E402
 from ascsim.explain import provenance, summary  # noqa: E402
 from ascsim.scenario import load_scenario, run_scenario  # noqa: E402
 
-TMP = Path(tempfile.mkdtemp(prefix="ascsim-draw-"))
+TMP = Path(".")  # set per module by the fixture below (pytest-managed temporary directory)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scenario_dir(tmp_path_factory):
+    global TMP
+    TMP = tmp_path_factory.mktemp("draw")
 PAD_GREY = "#bdbdbd"
 
 

@@ -11,7 +11,6 @@ with the dense column stride; each inverted below by hand (fractal index -> frac
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,13 @@ from ascsim.errors import BoundsError, UnsupportedError
 from ascsim.explain import explain_step, provenance, summary
 from ascsim.scenario import load_scenario, run_scenario
 
-TMP = Path(tempfile.mkdtemp(prefix="ascsim-explain-"))
+TMP = Path(".")  # set per module by the fixture below (pytest-managed temporary directory)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scenario_dir(tmp_path_factory):
+    global TMP
+    TMP = tmp_path_factory.mktemp("explain")
 SIZE = {"half": 2, "float": 4, "int8_t": 1}
 NPTYPE = {"half": np.float16, "float": np.float32, "int8_t": np.int8}
 RAW = {"half": np.uint16, "float": np.uint32, "int8_t": np.uint8}
@@ -242,8 +247,8 @@ def test_load2d_provenance(start, rep, stride, gap, transpose, dst):
     rows, cols = 64, 48  # Nz source: 4 row blocks x 3 column blocks = 12 fractals
     assume(start + (rep - 1) * stride < 12)
     doc = {"chip": "a2", "tensors": {
-        "b": {"position": "B1" if dst == "B2" else "A1", "dtype": "half", "shape": [rows, cols], "layout": "nz",
-              "init": {"random": {"seed": start, "low": -50, "high": 50}}},
+        "b": {"position": "B1" if dst == "B2" else "A1", "dtype": "half", "shape": [rows, cols],
+              "layout": "nz", "init": {"random": {"seed": start, "low": -50, "high": 50}}},
         "o": {"position": dst, "dtype": "half", "length": 4096}},
         "steps": [{"call": "LoadData", "dst": "o", "src": "b", "params": {
             "type": "LoadData2DParams", "startIndex": start, "repeatTimes": rep, "srcStride": stride,

@@ -286,3 +286,45 @@ def test_module_docstring_example_runs(tmp_path: Path) -> None:
     path = _path(tmp_path, "doc", "\n".join(line[4:] for line in example.splitlines()))
     run = run_scenario(load_scenario(path))
     assert [r.step.call for r in run.results] == ["LoadData"]
+
+
+FIXPIPE_TOML = """
+chip = "a2"
+[tensors.c]
+position = "CO1"
+dtype = "float"
+length = 256
+init = "arange"
+[tensors.out]
+position = "GM"
+dtype = "half"
+length = 256
+[[steps]]
+call = "Fixpipe"
+dst = "out"
+src = "c"
+{config}
+[steps.params]
+type = "FixpipeParamsV220"
+nSize = 16
+mSize = 16
+srcStride = 16
+dstStride = 16
+quantPre = "F322F16"
+"""
+
+
+def test_fixpipe_config_row_major_is_nz2nd(tmp_path) -> None:
+    """config = "CFG_ROW_MAJOR" is the FixpipeConfig template argument: NZ -> ND (NZ2ND.md)."""
+    path = tmp_path / "fp.toml"
+    path.write_text(FIXPIPE_TOML.format(config='config = "CFG_ROW_MAJOR"'))
+    run = run_scenario(load_scenario(path))
+    nz = np.arange(256, dtype=np.float32)  # one 16x16 fractal: element (m, n) at m*16 + n
+    np.testing.assert_array_equal(run.tensors["out"].read().astype(np.float32), nz.astype(np.float16))
+
+
+def test_fixpipe_config_must_be_a_known_name(tmp_path) -> None:
+    path = tmp_path / "fp.toml"
+    path.write_text(FIXPIPE_TOML.format(config='config = "CFG_DIAGONAL"'))
+    with pytest.raises(ScenarioError, match=r"^fp\.toml: steps\[0\]\.config: expected one of CFG_ROW_MAJOR"):
+        load_scenario(path)

@@ -230,7 +230,8 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
     if call in ("LoadDataWithTranspose", "DataCopy"):
         return lines + [f"AscendC::{call}({dst}, {src}, {var});"]
     if call == "Fixpipe":
-        cfg = "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR"
+        cfg = s.get("config") or (
+            "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR")
         return lines + [f"AscendC::Fixpipe<{dt.name}, {_dtype_of(sc, s['src']).name}, AscendC::{cfg}>"
                         f"({dst}, {src}, {var});"]
     # LoadData: the overload follows the struct type, as in C++

@@ -99,6 +99,9 @@ CALLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "SetLoadDataBoundary": ((), (), False),
 }
 
+#: Fixpipe's FixpipeConfig template argument by C++ name (`config = "CFG_NZ"` in a Fixpipe step).
+FIXPIPE_CONFIGS = ("CFG_ROW_MAJOR", "CFG_NZ", "CFG_COLUMN_MAJOR")
+
 _INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill")
 _LAYOUTS = ("flat", "fmap", "nz", "zz", "zn")
 
@@ -301,7 +304,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
     for k in ("dst_pos", "src_pos"):
         if k in s and s[k] not in POSITION_MEMORY:
             raise sc.error(f"{loc}.{k}", f"unknown TPosition {s[k]!r}; known: {', '.join(POSITION_MEMORY)}")
-    if "config" in s:
+    if "config" in s and call == "Fixpipe":
+        if s["config"] not in FIXPIPE_CONFIGS:
+            raise sc.error(f"{loc}.config",
+                           f"expected one of {', '.join(FIXPIPE_CONFIGS)}, got {s['config']!r}")
+    elif "config" in s:
         _only(sc, f"{loc}.config", _expect(sc, f"{loc}.config", s["config"], dict, "a table"),
               {"isSetFMatrix", "isSetPadding"})
         for k, v in s["config"].items():
@@ -568,7 +575,8 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
     if call == "DataCopy":
         return core.data_copy(_resolve(run, s["dst"]), _resolve(run, s["src"]), p)
     if call == "Fixpipe":
-        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p)
+        cfg = getattr(P, s["config"]) if "config" in s else None
+        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg)
     if call == "SetFmatrix":
         core.set_fmatrix(s.get("l1H", 0), s.get("l1W", 0), s.get("padList", [0, 0, 0, 0]),
                          s.get("mode", "FMATRIX_LEFT"))
