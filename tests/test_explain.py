@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ascsim.cli import main
-from ascsim.errors import BoundsError, UnsupportedError
+from ascsim.errors import BoundsError
 from ascsim.explain import explain_step, provenance, summary
 from ascsim.scenario import load_scenario, run_scenario
 
@@ -300,8 +300,6 @@ def test_nd2nz_provenance_and_pads():
     assert summary(run, 0)["pad_elements"] == 20 * 8
 
 
-@pytest.mark.xfail(raises=UnsupportedError, strict=True,
-                   reason="LoadDataWithTranspose's run_squares returns an ExecReport without its plan")
 def test_transpose_provenance():
     """LoadDataWithTranspose b16 (doc 表3): dst fractal i*(dstGap+1) = (source square startIndex + i)^T."""
     doc = {"chip": "a2", "tensors": {

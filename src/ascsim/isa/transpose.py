@@ -239,7 +239,7 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
         np.copyto(_as_squares(plan.bits, tmp), out)
         db[dst_f] = tmp
     n = r * n_f * 512
-    return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards)
+    return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan)
 
 
 def _as_squares(bits: int, blocks: np.ndarray) -> np.ndarray:
