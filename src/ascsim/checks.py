@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import AlignmentError, ParamRangeError, UnsupportedError
-from .memory import LocalTensor
+from .memory import LocalTensor, memory_of
 
 
 def in_range(instr: str, name: str, value: object, lo: int, hi: int) -> int:
@@ -44,3 +44,19 @@ def position(instr: str, what: str, t: LocalTensor, allowed: tuple[str, ...]) ->
             f"{instr}: {what} must be in {' or '.join(allowed)}, but got TPosition {t.position} "
             f"({t.memory.name})"
         )
+
+
+def template_positions(instr: str, dst: LocalTensor, src: LocalTensor, dst_pos: str | None,
+                       src_pos: str | None) -> None:
+    """`LoadData<Dst, Src>` bit-mode forms: both TPosition template arguments are required, must be
+    A2/B2 and A1/B1, and must name the memories the tensors live in."""
+    for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
+        if pos is None:
+            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
+                                  f"(one of {', '.join(allowed)})")
+        if pos not in allowed:
+            raise UnsupportedError(f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, "
+                                   f"but got {pos}")
+        if memory_of(pos) != t.memory.name:
+            raise UnsupportedError(f"{instr}: {what} TPosition {pos} does not match the tensor in "
+                                   f"{t.memory.name} (TPosition {t.position})")

@@ -24,9 +24,9 @@ import numpy as np
 
 from .. import checks
 from ..core import Core
-from ..errors import BoundsError, HazardWarning, ParamRangeError, UnsupportedError
+from ..errors import BoundsError, HazardWarning, UnsupportedError
 from ..layouts import R0
-from ..memory import LocalTensor, memory_of
+from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
 from ..plan import ExecReport, Plan, execute
 from . import load_data_overload
@@ -324,16 +324,7 @@ def load2d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load2DBit
     """
     instr = "Load2DBitMode"
     core.chip.check("Load2DBitMode", instr=instr)
-    for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
-        if pos is None:
-            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
-                                  f"(one of {', '.join(allowed)})")
-        if pos not in allowed:
-            raise UnsupportedError(f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, "
-                                   f"but got {pos}")
-        if memory_of(pos) != t.memory.name:
-            raise UnsupportedError(f"{instr}: {what} TPosition {pos} does not match the tensor in "
-                                   f"{t.memory.name} (TPosition {t.position})")
+    checks.template_positions(instr, dst, src, dst_pos, src_pos)
     plan = prepare_v2(core, instr, "Load2DBitMode", dst, src, bm.as_dict())
     if plan is None:
         return ExecReport(instr)

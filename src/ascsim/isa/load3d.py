@@ -434,16 +434,7 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     """`LoadData<Dst, Src>(dst, src, Load3DBitModeParam)` (seed 000; Ascend 950 only)."""
     instr = "Load3DBitMode"
     core.chip.check("Load3DBitMode", instr=instr)
-    for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
-        if pos is None:
-            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
-                                  f"(one of {', '.join(allowed)})")
-        if pos not in allowed:
-            raise UnsupportedError(f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, "
-                                   f"but got {pos}")
-        if checks_memory(pos) != t.memory.name:
-            raise UnsupportedError(f"{instr}: {what} TPosition {pos} does not match the tensor in "
-                                   f"{t.memory.name} (TPosition {t.position})")
+    checks.template_positions(instr, dst, src, dst_pos, src_pos)
     if (dst_pos, src_pos) not in (("A2", "A1"), ("B2", "B1")):
         raise UnsupportedError(f"{instr}: paths are A1->A2 and B1->B2 (seed 000), "
                                f"but got {src_pos}->{dst_pos}")
@@ -455,12 +446,6 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
         return spec, core.regs.padding, (None, None)
 
     return _run(core, instr, dst, src, key, prepare)
-
-
-def checks_memory(pos: str) -> str:
-    from ..memory import memory_of
-
-    return memory_of(pos)
 
 
 # -- v1 ------------------------------------------------------------------------------------------------
