@@ -10,11 +10,10 @@ Run: python benchmarks/bench_load2d.py
 
 from __future__ import annotations
 
-import statistics
-import time
 import warnings
 
 import numpy as np
+from timing import median_time  # benchmarks/timing.py (run the scripts from any directory)
 
 from ascsim import Core
 from ascsim.params import LoadData2DParams, LoadData2dTransposeParams, LoadData2dTransposeParamsV2
@@ -22,18 +21,6 @@ from ascsim.params import LoadData2DParams, LoadData2dTransposeParams, LoadData2
 L0B = 64 * 1024
 BITS = {"int4b_t": 4, "int8_t": 8, "half": 16, "float": 32}
 N_F = {4: 4, 8: 2, 16: 1, 32: 2}  # fractals per transposed square (LoadDataWithTranspose.md 分形转置)
-
-
-def median_time(fn, repeat: int = 15, number: int = 200) -> float:
-    """Median seconds per call over `repeat` batches of `number` calls (after one warm-up call)."""
-    fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - t0) / number)
-    return statistics.median(samples)
 
 
 def _tensors(chip: str, dtype: str, src_pos: str, dst_pos: str, nbytes: int = L0B):

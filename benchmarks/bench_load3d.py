@@ -10,26 +10,13 @@ Run: python benchmarks/bench_load3d.py
 
 from __future__ import annotations
 
-import statistics
-import time
 import warnings
 
 import numpy as np
+from timing import median_time  # benchmarks/timing.py (run the scripts from any directory)
 
 from ascsim import Core, LoadData3DParamsV2
 from ascsim.layouts import chw_to_fmap_l1
-
-
-def median_time(fn, repeat: int = 21, number: int = 5) -> float:
-    """Median seconds per call over `repeat` batches of `number` calls."""
-    fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - t0) / number)
-    return statistics.median(samples)
 
 
 def setup(chip: str, c: int, h: int, w: int):
