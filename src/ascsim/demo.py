@@ -1,4 +1,5 @@
-"""`ascsim demo`: a conv2d layer through Load3D + Mmad on real chip profiles, checked against numpy."""
+"""`ascsim demo`: a conv2d layer through Load3D + Mmad and matrix multiplies (LoadDataWithTranspose, 2:4
+sparse, MX) on real chip profiles, each checked against a numpy reference written here."""
 
 from __future__ import annotations
 
@@ -63,11 +64,78 @@ def _conv_case(chip: str, dtype: str, rng: np.random.Generator) -> DemoRow:
                    int(stats["bytes_moved"]), err, err <= tol, secs)
 
 
+def _row(name: str, chip: str, dtype: str, stats: dict, err: float, tol: float, secs: float) -> DemoRow:
+    instr = ", ".join(f"{v} {k}" for k, v in stats["instructions"].items())
+    return DemoRow(name, chip, dtype, instr, int(stats["bytes_moved"]), err, err <= tol, secs)
+
+
+def _matmul_transpose_case(chip: str, rng: np.random.Generator) -> DemoRow:
+    """int8 40x70x50 of LoadDataWithTranspose.md 调用示例: A stored as Aᵀ, B as [k, n], so both L1 -> L0
+    moves transpose (V1 on A2; on 950 LDWT exists only into L0B, in its V2 form, and A uses LoadData2Dv2)."""
+    from .core import Core
+    from .flows_matmul import matmul
+
+    m, k, n = 40, 70, 50
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    a_load = "transpose" if chip == "a2" else "load2dv2"
+    t0 = time.perf_counter()
+    c, stats = matmul(Core(chip), np.ascontiguousarray(a.T), b, a_trans=True, a_load=a_load,
+                      b_load="transpose", dtype="int8_t")
+    secs = time.perf_counter() - t0
+    err = float(np.max(np.abs(c.astype(np.int64) - a.astype(np.int64) @ b.astype(np.int64))))
+    label = "LDWT A^T+B" if chip == "a2" else "V2 A^T, LDWT V2 B"
+    return _row(f"matmul {m}x{k}x{n}, {label}", chip, "int8_t", stats, err, 0.0, secs)
+
+
+def _sparse_case(rng: np.random.Generator) -> DemoRow:
+    """2:4 sparse int8 B (2 of every 4 K rows kept per column) through LoadDataWithSparse + MmadWithSparse."""
+    from .core import Core
+    from .flows_matmul import sparse_matmul
+
+    m, k, n = 64, 128, 64
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    keep = np.argsort(rng.random((k // 4, 4, n)), axis=1) < 2  # two random survivors per group of 4
+    b = np.where(keep.reshape(k, n), b, 0).astype(np.int8)
+    t0 = time.perf_counter()
+    c, stats = sparse_matmul(Core("a2"), a, b)
+    secs = time.perf_counter() - t0
+    err = float(np.max(np.abs(c.astype(np.int64) - a.astype(np.int64) @ b.astype(np.int64))))
+    return _row(f"sparse 2:4 matmul {m}x{k}x{n}", "a2", "int8_t", stats, err, 0.0, secs)
+
+
+def _mx_case(rng: np.random.Generator) -> DemoRow:
+    """MXFP8 (e4m3 elements, one e8m0 scale per 32 K values) through Load2DMX + MmadMx on 950."""
+    import ml_dtypes
+
+    from .core import Core
+    from .flows_matmul import mx_matmul
+
+    m, k, n = 64, 128, 64
+    a = rng.standard_normal((m, k)).astype(ml_dtypes.float8_e4m3fn).astype(np.float64)
+    b = rng.standard_normal((k, n)).astype(ml_dtypes.float8_e4m3fn).astype(np.float64)
+    sa = rng.integers(120, 134, (m, k // 32)).astype(np.uint8)
+    sb = rng.integers(120, 134, (k // 32, n)).astype(np.uint8)
+    t0 = time.perf_counter()
+    c, stats = mx_matmul(Core("ascend950"), a, sa, b.T, sb, "e4m3", b_trans=True)
+    secs = time.perf_counter() - t0
+    # reference: value * 2^(E - 127) per 32-element K block (OCP MX), summed in float64
+    ref = (a * np.exp2(np.repeat(sa, 32, axis=1) - 127.0)) @ (b * np.exp2(np.repeat(sb, 32, axis=0) - 127.0))
+    err = float(np.max(np.abs(c - ref)))
+    return _row(f"MXFP8 matmul {m}x{k}x{n}, Load2DMX", "ascend950", "mx_e4m3", stats, err,
+                1e-5 * float(np.max(np.abs(ref))), secs)
+
+
 def cases() -> list[Callable[[np.random.Generator], DemoRow]]:
     out: list[Callable[[np.random.Generator], DemoRow]] = []
     for chip in ("a2", "ascend950"):
         for dtype in ("half", "int8_t"):
             out.append(lambda rng, chip=chip, dtype=dtype: _conv_case(chip, dtype, rng))
+    for chip in ("a2", "ascend950"):
+        out.append(lambda rng, chip=chip: _matmul_transpose_case(chip, rng))
+    out.append(_sparse_case)
+    out.append(_mx_case)
     return out
 
 
