@@ -134,11 +134,40 @@ def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
         warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning, stacklevel=4)
 
 
+_PREPARED: dict[tuple, tuple[Load2DSpec | None, bool]] = {}
+
+
 @load_data_overload(LoadData2DParams)
 def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, _config: object = None,
            _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
-    """`LoadData(dst, src, LoadData2DParams)` (doc: LoadData_2D.md; LoadData（GMToL1-2D矩阵搬运）.md)."""
+    """`LoadData(dst, src, LoadData2DParams)` (doc: LoadData_2D.md; LoadData（GMToL1-2D矩阵搬运）.md).
+
+    Value checks run once per (chip, path, dtypes, params) and are cached; alignment and bounds are
+    checked on every call (they depend on the tensors' addresses).
+    """
     instr = "LoadData2D"
+    key = (core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name, src.dtype.name, p.key())
+    prep = _PREPARED.get(key)
+    if prep is None:
+        prep = _prepare_load2d(core, instr, dst, src, p)
+        if len(_PREPARED) > 4096:
+            _PREPARED.clear()
+        _PREPARED[key] = prep
+    s_mem, d_mem = src.memory.name, dst.memory.name
+    if src.offset % SRC_ALIGN[s_mem]:
+        checks.aligned(instr, f"src ({s_mem})", src, SRC_ALIGN[s_mem])
+    if dst.offset % DST_ALIGN[d_mem]:
+        checks.aligned(instr, f"dst ({d_mem})", dst, DST_ALIGN[d_mem])
+    spec, warn950 = prep
+    if spec is None:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
+        return ExecReport(instr)
+    if warn950:
+        _warn_950_lowering(core, spec.startIndex, spec.srcStride, spec.dstGap)
+    return execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
+
+
+def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
+                    ) -> tuple[Load2DSpec | None, bool]:
     r = checks.in_range
     start = r(instr, "startIndex", p.startIndex, 0, 65535)
     rep = r(instr, "repeatTimes", p.repeatTimes, 0, 255)
@@ -166,17 +195,16 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
     # addrMode: honoured on GM->L1 only ("目前仅GM->L1 Buffer通路支持配置"); elsewhere the C++ API forces
     # increment, so a 1 there is ignored (CONCEPTS §9 Q17).
     decrement = mode == 1 and (s_mem, d_mem) == ("GM", "L1")
-    if rep == 0:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
-        return ExecReport(instr)
+    if rep == 0:
+        return None, False
     if decrement and start - (rep - 1) * stride < 0:
         raise BoundsError(f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
                           f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start")
     spec = Load2DSpec(dt.bits, start, rep, stride, gap, transpose, decrement)
     check_extent(instr, dst, int(spec.dst_fractals().max()), "destination")
     check_extent(instr, src, int(spec.src_fractals().max()), "source")
-    if core.chip.key == "ascend950":
-        _warn_950_lowering(core, start, stride, gap)
-    return execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
+    warn950 = core.chip.key == "ascend950" and bool((start and stride != 1) or gap)
+    return spec, warn950
 
 
 # -- v2: LoadData2DParamsV2 / Load2DBitModeParam --------------------------------------------------------
