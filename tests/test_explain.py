@@ -385,3 +385,19 @@ def test_plan_repr_counts():
     assert "\n" not in text
     html = plan._repr_html_()
     assert html.startswith("<table") and "<td>1024</td>" in html
+
+
+def test_boundary_wrapped_reads_in_span_and_addresses():
+    """SetLoadDataBoundary(1024) with the map at 0x200 (examples/load3d_boundary_a2.toml): every reported
+    source address lies below the boundary and equals (0x200 + byte offset) mod 1024 (SetLoadDataBoundary.md:
+    past the boundary, reads restart at the L1 start)."""
+    path = Path(__file__).parent.parent / "examples" / "load3d_boundary_a2.toml"
+    sc = load_scenario(path)
+    step = [s.call for s in sc.steps].index("LoadData")
+    run = run_scenario(sc, upto=step)
+    mem, lo, hi = summary(run, step)["src_span"]
+    assert (mem, lo, hi) == ("L1", 0, 1023)
+    src = run.tensors["fmap"]
+    for d in provenance(run, step, range(0, 2048, 7)):
+        if d["status"] == "read":
+            assert d["src_byte"] == (src.offset + d["src_index"] * 2) % 1024

@@ -324,8 +324,8 @@ def _source_fields(view: StepView, s: int) -> dict[str, Any]:
     if src is None:
         raise UnsupportedError(f"explain: step {view.index} ({view.call}) reads a source it does not name")
     byte, nib = _byte_of(src, s)
-    if view.boundary and byte >= view.boundary:  # SetLoadDataBoundary wraps reads to the memory start
-        byte -= view.boundary
+    if view.boundary:  # SetLoadDataBoundary: reads past it restart at the memory start (a ring)
+        byte %= view.boundary
     rows, cols = view.src_frac_shape()
     f, inner = divmod(s, rows * cols)
     d: dict[str, Any] = {
@@ -400,10 +400,11 @@ def _summary(view: StepView) -> dict[str, Any]:
     }
     reads = plan.src[plan.src >= 0]
     if reads.size and view.src is not None:
-        lo, _ = _byte_of(view.src, int(reads.min()))
-        hi_elem = int(reads.max())
-        hi = view.src.offset + ((hi_elem + 1) * view.src_bits + 7) // 8 - 1
-        out["src_span"] = (view.src.memory.name, lo, hi)
+        first = view.src.offset + reads * view.src_bits // 8
+        last = view.src.offset + ((reads + 1) * view.src_bits + 7) // 8 - 1
+        if view.boundary:  # wrapped reads: the span is over the addresses actually read
+            first, last = first % view.boundary, last % view.boundary
+        out["src_span"] = (view.src.memory.name, int(first.min()), int(last.max()))
     spec = view.spec
     if view.kind == "img2col":
         ho, wo = spec.out_hw
