@@ -26,7 +26,7 @@ from .. import checks
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
 from ..errors import OverlapError, ParamRangeError, UnsupportedError
-from ..layouts import R0, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
+from ..layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import (
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
@@ -119,7 +119,9 @@ def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_
     if layout == "ZZ":
         return zz_offset(rows, cols, n_cols, c0)
     if layout == "ZZ_T":
-        return zz_offset(cols, rows, n_rows, c0)
+        # Transposition works on 16-row squares (b32: two 16x8 fractals side by side), so a fractal row of
+        # Zz(W^T) holds ceil(M'/16) squares = 2*ceil(M'/16) b32 fractals (CONCEPTS §3.2 b32 formula).
+        return zz_offset(cols, rows, align(n_rows, R0), c0)
     if layout == "NZ":
         return nz_offset(rows, cols, n_rows, c0, stride or None)
     return nz_offset(cols, rows, n_cols, c0, stride or None)  # NZ_T

@@ -167,6 +167,11 @@ def ref_load3d_v2(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
         if is950:
             # Nz(Wsel): "L1 Buffer上的分形排布就是L0A Buffer中所需的NZ分形排布"
             return ((c // c0) * S + r // F) * F * c0 + (r % F) * c0 + c % c0
+        if transposed and c0 == 8:
+            # b32 转置场景: "每个分形大小是16×8"; the transpose works on 16x16 squares made of two 16x8
+            # fractals side by side, so a fractal row holds 2*ceil(R/16) fractals (CONCEPTS §3.2:
+            # (((k//16)·(M'/16) + m//16)·2 + (m%16)//8)·128 + (k%16)·8 + m%8).
+            return (((c // F) * _cdiv(R, F) + r // F) * 2 + (r % F) // 8) * F * 8 + (c % F) * 8 + r % 8
         if transposed:
             # Zz(Wsel^T): stored matrix Kc x R, row = c, col = r.
             return ((c // F) * _cdiv(R, c0) + r // c0) * F * c0 + (c % F) * c0 + r % c0
