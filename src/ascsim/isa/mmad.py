@@ -144,38 +144,35 @@ def _gather(t: LocalTensor, offsets: np.ndarray) -> np.ndarray:
 # -- reusable operand readers / writer --------------------------------------------------------------
 
 
+def _read(core, t: LocalTensor, offs: np.ndarray, what: str, hazards: list[str] | None, instr: str
+          ) -> np.ndarray:
+    """Decoded elements of `t` at `offs` after the extent check; standalone calls (hazards=None) report
+    hazards at once, callers collecting them pass their list."""
+    hz: list[str] = [] if hazards is None else hazards
+    check_extent(t, _end_bytes(offs, t.dtype), what, False, hz, instr)
+    if hazards is None:
+        _raise_or_warn(hz, core.strict)
+    return _gather(t, offs)
+
+
 def read_a(core, a: LocalTensor, m: int, k: int, k_align: bool = False, gemv: bool = False,
            hazards: list[str] | None = None, instr: str = INSTR) -> np.ndarray:
     """A (m x k, decoded) from L0A in the chip's layout (Zz / Nz) or ND for GEMV."""
     fmt = "ND" if gemv else core.chip.l0a_format
     offs = a_offsets(fmt, m, k, a.dtype.c0, bool(k_align and fmt == "ZZ"))
-    hz: list[str] = [] if hazards is None else hazards
-    check_extent(a, _end_bytes(offs, a.dtype), "A (L0A)", False, hz, instr)
-    if hazards is None:  # standalone use: report now
-        _raise_or_warn(hz, core.strict)
-    return _gather(a, offs)
+    return _read(core, a, offs, "A (L0A)", hazards, instr)
 
 
 def read_b(core, b: LocalTensor, k: int, n: int, hazards: list[str] | None = None,
            instr: str = INSTR) -> np.ndarray:
     """B (k x n, decoded) from L0B (Zn, K0 = C0 of B's dtype, N1 = ceil(n/16))."""
-    offs = b_offsets(k, n, b.dtype.c0)
-    hz: list[str] = [] if hazards is None else hazards
-    check_extent(b, _end_bytes(offs, b.dtype), "B (L0B)", False, hz, instr)
-    if hazards is None:  # standalone use: report now
-        _raise_or_warn(hz, core.strict)
-    return _gather(b, offs)
+    return _read(core, b, b_offsets(k, n, b.dtype.c0), "B (L0B)", hazards, instr)
 
 
 def read_c(core, c: LocalTensor, m: int, n: int, hazards: list[str] | None = None,
            instr: str = INSTR) -> np.ndarray:
     """C (m x n, decoded) from L0C (Nz, 16x16 fractals)."""
-    offs = c_offsets(m, n)
-    hz: list[str] = [] if hazards is None else hazards
-    check_extent(c, _end_bytes(offs, c.dtype), "C (L0C)", False, hz, instr)
-    if hazards is None:  # standalone use: report now
-        _raise_or_warn(hz, core.strict)
-    return _gather(c, offs)
+    return _read(core, c, c_offsets(m, n), "C (L0C)", hazards, instr)
 
 
 def round_to(dt: DType, values: np.ndarray) -> np.ndarray:
