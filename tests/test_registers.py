@@ -318,3 +318,23 @@ def test_boundary_wrap_past_the_end_and_at_any_byte(boundary: int) -> None:
         warnings.simplefilter("error")  # a wrapped read is not a hazard
         core.load_data(dst, src, v2(4, 4, [1, 1, 1, 1], 0.0))
     assert_dst(dst, zz(img2col(x, (1, 1, 1, 1), 3, 3, 0.0)))
+
+
+def test_boundary_wrap_for_nibble_granular_plans() -> None:
+    """4-bit plans that cannot pair nibbles into bytes wrap modulo the boundary too (element 2i = low
+    nibble, number-formats §4): checked against nibbles unpacked by hand from the wrapped byte order."""
+    from ascsim.memory import LocalTensor, Memory
+    from ascsim.plan import Plan, execute
+
+    l1, l0 = Memory("L1", 4096), Memory("L0A", 4096)
+    l1.data[:] = np.arange(4096) % 251
+    src = LocalTensor(l1, "A1", 1000, "int4b_t", 200)
+    dst = LocalTensor(l0, "A2", 0, "int4b_t", 64)
+    reads = [0, 1, 3, 5, 7, 101, 150, 199]
+    plan = Plan.build("t", 4, np.arange(9), np.array([*reads, -1]))
+    assert plan.unit == 0  # nibble-granular
+    execute(plan, dst, src, 0xA, False, 1024)
+    wrapped = np.r_[l1.data[1000:1024], l1.data[0:100]]  # bytes 1000..1023, then L1 from 0
+    nibbles = np.stack([wrapped & 0xF, wrapped >> 4], axis=1).ravel()
+    got = np.stack([l0.data[:5] & 0xF, l0.data[:5] >> 4], axis=1).ravel()[:9]
+    assert got.tolist() == [*nibbles[reads].tolist(), 0xA]

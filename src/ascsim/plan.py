@@ -229,9 +229,12 @@ def _execute_nibbles(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad:
     region = dst.memory.data[dst.offset : dst.offset + nbytes]
     nib = unpack_nibbles(region)
     if plan.src_units.size:
-        s = src.memory.data[src.offset : src.offset + plan.src_end]
-        if boundary:
-            raise BoundsError(f"{plan.instr}: SetLoadDataBoundary with 4-bit element-granular plans")
-        nib[plan.dst_units] = unpack_nibbles(s)[plan.src_units]
+        if boundary:  # reads wrap modulo the boundary (SetLoadDataBoundary.md); element 2i = low nibble
+            su = plan.src_units
+            byte = src.memory.data[(src.offset + su // 2) % boundary]
+            nib[plan.dst_units] = np.where(su % 2 == 1, byte >> 4, byte & 0xF)
+        else:
+            s = src.memory.data[src.offset : src.offset + plan.src_end]
+            nib[plan.dst_units] = unpack_nibbles(s)[plan.src_units]
     nib[plan.pad_units] = pad & 0xF
     region[:] = pack_nibbles(nib)
