@@ -251,3 +251,14 @@ def test_doc_diagrams_name_existing_examples_and_steps() -> None:
             assert (docs / "img" / img).is_file(), (page.name, img)
             drawn.add(img)
     assert drawn == {p.name for p in (docs / "img").glob("*.svg")}
+
+
+def test_load_data_with_stride_950(runs) -> None:
+    """L0B: Nz(W^T) with the dstStride 4 from SetLoadDataRepeatWithStride: column j (16 m-values) starts at
+    fractal 4j; its first ceil(32/16) = 2 fractal rows hold the 32 k-values; rows m >= Ho*Wo = 30 continue
+    the address formula (docs/divergences.md L8) -- which img2col of an extra zero-padded row gives."""
+    x = (np.arange(32 * 30) % 2048).reshape(32, 5, 6)  # "arange" for half wraps at 2048
+    # rows 30..47 = output rows ho 5..7 of the same unfolding over a map with 3 more zero rows (pad 0)
+    w48 = img2col(np.pad(x, ((0, 0), (0, 3), (0, 0))), 3, 3, 1, 1, 0.0)[:48, :32]
+    got = nz_to_nd(saved(runs, "load_data_with_stride_950"), 32, 48, 16, stride=4)  # rows k, cols m
+    np.testing.assert_array_equal(got, w48.T)

@@ -87,7 +87,9 @@ def read_back(flat: np.ndarray, case: V2Case, rows: int, cols: int, c0: int) -> 
             return nz_to_nd(flat, cols, rows, c0, stride=s).T
         if case.dst == "L0B":  # Zn(Wsel) = Nz(Wsel^T) with column stride ceil(Kc/16)
             return nz_to_nd(flat, cols, rows, c0, stride=_cdiv(cols, 16)).T
-        return zz_to_nd(flat, cols, rows, c0).T
+        # Zz(Wsel^T): transposition works on 16-row squares, so a fractal row holds ceil(M'/16) squares
+        # (CONCEPTS §3.2 b32 formula; for b16 this is the same as ceil(M'/C0) fractals)
+        return zz_to_nd(flat, cols, _cdiv(rows, 16) * 16, c0)[:, :rows].T
     if is950:
         return nz_to_nd(flat, rows, cols, c0, stride=case.dst_stride or _cdiv(rows, 16))
     return zz_to_nd(flat, rows, cols, c0)

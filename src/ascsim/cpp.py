@@ -245,11 +245,12 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
         tpl = f"AscendC::TPosition::{dpos}, AscendC::TPosition::{spos}, {dt.name}"
         return lines + [f"AscendC::LoadData<{tpl}>({dst}, {src}, {var});"]
     cfg = step_config(step)
+    fn = "LoadDataWithStride" if call == "LoadDataWithStride" else "LoadData"
     if cfg is not None and cfg != P.IS_RESER_LOAD3D_DEFAULT_CONFIG:
         flags = f"{_value('', cfg.isSetFMatrix, None)}, {_value('', cfg.isSetPadding, None)}"
         return lines + [f"static constexpr AscendC::IsResetLoad3dConfig cfg = {{{flags}}};",
-                        f"AscendC::LoadData<{dt.name}, cfg>({dst}, {src}, {var});"]
-    return lines + [f"AscendC::LoadData({dst}, {src}, {var});"]
+                        f"AscendC::{fn}<{dt.name}, cfg>({dst}, {src}, {var});"]
+    return lines + [f"AscendC::{fn}({dst}, {src}, {var});"]
 
 
 def _name(ref: Any) -> str:

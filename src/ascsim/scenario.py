@@ -85,6 +85,7 @@ def struct_types() -> dict[str, type]:
 # call name -> (tensor arguments in order, optional tensor arguments, takes params struct)
 CALLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "LoadData": (("dst", "src"), ("src_mx", "mx_params"), True),
+    "LoadDataWithStride": (("dst", "src"), (), True),
     "LoadDataWithTranspose": (("dst", "src"), (), True),
     "LoadDataWithSparse": (("dst", "src", "idx"), (), True),
     "Mmad": (("c", "a", "b"), ("bias",), True),
@@ -332,6 +333,7 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
 # params struct types each call accepts (LoadData dispatches on the type itself, like the C++ overloads)
 _CALL_STRUCTS: dict[str, tuple[str, ...]] = {
     "LoadDataMx": ("LoadData2DParamsV2",),
+    "LoadDataWithStride": ("LoadData3DParamsV2",),
     "LoadDataWithTranspose": ("LoadData2dTransposeParams", "LoadData2dTransposeParamsV2"),
     "LoadDataWithSparse": ("LoadData2DParams",),
     "Mmad": ("MmadParams",),
@@ -561,6 +563,9 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
         cfg = P.IsResetLoad3dConfig(**cfg) if isinstance(cfg, dict) else None
         return core.load_data(dst, src, p, cfg, dst_pos=s.get("dst_pos", dst.position),
                               src_pos=s.get("src_pos", src.position))
+    if call == "LoadDataWithStride":
+        return core.load_data_with_stride(_resolve(run, s["dst"]), _resolve(run, s["src"]), p,
+                                          step_config(step))
     if call == "LoadDataWithTranspose":
         return core.load_data_with_transpose(_resolve(run, s["dst"]), _resolve(run, s["src"]), p)
     if call == "LoadDataWithSparse":
