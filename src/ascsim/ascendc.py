@@ -36,6 +36,7 @@ from .params import (
     LoadDataRepeatParam,
     LoadDataRepeatParamWithStride,
     MmadParams,
+    SetFMatrixBitModeParams,
 )
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData2DMxParams",
     "LoadData2DParams", "LoadData2DParamsV2", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
-    "LoadDataRepeatParamWithStride", "MmadParams",
+    "LoadDataRepeatParamWithStride", "MmadParams", "SetFMatrixBitModeParams",
 ]
 
 _current: list[Core] = []
@@ -141,7 +142,13 @@ def Fixpipe(dst: LocalTensor, src: LocalTensor, params, config=None, cbufWorkspa
     return _core_of(src, dst).fixpipe(dst, src, params, config, cbufWorkspace)
 
 
-def SetFmatrix(l1H: int, l1W: int, padList, mode: object = FmatrixMode.FMATRIX_LEFT) -> None:  # noqa: N802,N803
+def SetFmatrix(*args) -> None:  # noqa: N802
+    """`SetFmatrix(l1H, l1W, padList, FmatrixMode)` or `SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)`."""
+    if args and isinstance(args[0], SetFMatrixBitModeParams):
+        param, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:2]
+        _core_of().set_fmatrix_bitmode(param, str(getattr(mode, "value", mode)))
+        return
+    l1H, l1W, padList, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:4]  # noqa: N806
     _core_of().set_fmatrix(l1H, l1W, padList, str(getattr(mode, "value", mode)))
 
 

@@ -128,8 +128,15 @@ class Core:
     # -- registers ----------------------------------------------------------------------------------
     def set_fmatrix(self, l1H: int, l1W: int, padList, mode: str = "FMATRIX_LEFT") -> None:
         """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
-        instr = "SetFmatrix"
-        self.chip.check("SetFmatrix", instr=instr)
+        self._set_fmatrix("SetFmatrix", l1H, l1W, padList, mode)
+
+    def set_fmatrix_bitmode(self, param, mode: str = "FMATRIX_LEFT") -> None:
+        """SetFmatrix(SetFMatrixBitModeParams, FmatrixMode) (950; SetFmatrixBitMode.md 表3)."""
+        d = param.as_dict()
+        self._set_fmatrix("SetFmatrixBitMode", d["l1H"], d["l1W"], [d[f"padList{i}"] for i in range(4)], mode)
+
+    def _set_fmatrix(self, instr: str, l1H: int, l1W: int, padList, mode: str) -> None:
+        self.chip.check(instr, instr=instr)
         h = checks.in_range(instr, "l1H", l1H, 1, 32767)  # doc: SetFmatrix.md 表1, l1H/l1W in [1, 32767]
         w = checks.in_range(instr, "l1W", l1W, 1, 32767)
         pads = _pad_list(instr, padList)

@@ -36,13 +36,15 @@ from .load3d import (
     LoadData3DParamsV2Pro,
     LoadDataRepeatParam,
     LoadDataRepeatParamWithStride,
+    SetFMatrixBitModeParams,
 )
 from .mmad import MmadParams
 
 __all__ = [
     "BITMODE_FIELDS", "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
-    "LoadDataRepeatParamWithStride", "MmadParams", "LoadData2DParams", "LoadData2DParamsV2",
+    "LoadDataRepeatParamWithStride", "SetFMatrixBitModeParams", "MmadParams", "LoadData2DParams",
+    "LoadData2DParamsV2",
     "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "LoadData2DMxParams", "Load2DBitModeParam",
     "CFG_COLUMN_MAJOR", "CFG_NZ", "CFG_ROW_MAJOR", "CO2Layout", "DataCopyParams", "Dn2NzParams",
     "FixpipeConfig", "FixpipeParamsArch3510", "FixpipeParamsV220", "Nd2NzParams", "Nz2DnParams",

@@ -272,6 +272,68 @@ for _name, _suffix in _ACCESSORS.items():
     _make_accessor(_name, _suffix)
 
 
+# SetFMatrixBitModeParams config0 bit fields (SetFmatrixBitMode.md 表3): l1H [15:0], l1W [31:16],
+# padList0..3 (left, right, top, bottom) 8 bits each from bit 32.
+FMATRIX_BITMODE_FIELDS: dict[str, tuple[int, int]] = {
+    "l1H": (0, 16), "l1W": (16, 16), "padList0": (32, 8), "padList1": (40, 8), "padList2": (48, 8),
+    "padList3": (56, 8),
+}
+
+
+class SetFMatrixBitModeParams(_Struct):
+    """`SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)` (950; SetFmatrixBitMode.md): the FMATRIX
+    register as one packed word. Built from a LoadData3DParamsV2 it takes l1H, l1W and padList (the doc's
+    reading; the C++ constructor is reported not to copy padList, CONCEPTS §9 Q9)."""
+
+    def __init__(self, src: LoadData3DParamsV2 | int | None = None) -> None:
+        self.config0 = 0
+        if isinstance(src, LoadData3DParamsV2):
+            self.SetL1H(src.l1H)
+            self.SetL1W(src.l1W)
+            self.SetPadList(src.padList)
+        elif src is not None:
+            if not 0 <= int(src) <= _U64:
+                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src}")
+            self.config0 = int(src)
+
+    def _set(self, name: str, value: int) -> None:
+        lo, width = FMATRIX_BITMODE_FIELDS[name]
+        self.config0 = _field(self.config0, lo, width, value, name, "SetFMatrixBitModeParams")
+
+    def get(self, name: str) -> int:
+        lo, width = FMATRIX_BITMODE_FIELDS[name]
+        return _get(self.config0, lo, width)
+
+    def SetL1H(self, v: int) -> None:  # noqa: N802
+        self._set("l1H", v)
+
+    def SetL1W(self, v: int) -> None:  # noqa: N802
+        self._set("l1W", v)
+
+    def SetPadList(self, pads) -> None:  # noqa: N802
+        pads = list(pads)
+        if len(pads) != 4:
+            raise ParamRangeError(f"SetFMatrixBitModeParams: padList must have 4 entries [left, right, top, "
+                                  f"bottom], but got {pads!r}")
+        for i, v in enumerate(pads):
+            self._set(f"padList{i}", v)
+
+    def GetConfig0(self) -> int:  # noqa: N802
+        return self.config0
+
+    def key(self) -> tuple:
+        return (self.config0,)
+
+    def as_dict(self) -> dict:
+        return {name: self.get(name) for name in FMATRIX_BITMODE_FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SetFMatrixBitModeParams) and self.config0 == other.config0
+
+    def __repr__(self) -> str:
+        return f"SetFMatrixBitModeParams(config0=0x{self.config0:016x})"
+
+
 @dataclass
 class LoadDataRepeatParam(_Struct):
     """SetLoadDataRepeat. dstStride exists on 950 only (doc: SetLoadDataRepeat.md 表2)."""
