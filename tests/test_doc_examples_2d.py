@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascsim import Core
+from ascsim import AlignmentError, Core
 from ascsim.params import (
     DataCopyParams,
     Dn2NzParams,
@@ -35,7 +35,7 @@ def cdiv(a: int, b: int) -> int:  # the docs' CeilDivision
     return -(-a // b)
 
 
-# -- fractal formulas, from 关键分形格式详解.md / 辅助矩阵分形格式详解.md --------------------------------------
+# -- fractal formulas, from 关键分形格式详解.md / 辅助矩阵分形格式详解.md ------------------------------------
 
 
 def pad2(x: np.ndarray, rows: int, cols: int, fill=0) -> np.ndarray:
@@ -140,7 +140,7 @@ def test_bitmode_example_2_setters() -> None:
     np.testing.assert_array_equal(unlayout(dst.read(), nz, 32, 32, 16), a)
 
 
-# ============================================================ LoadDataWithTranspose.md 调用示例 + Mmad + Fixpipe
+# ======================================================== LoadDataWithTranspose.md 调用示例 + Mmad + Fixpipe
 
 M, K, N = 40, 70, 50  # "输入a矩阵 shape为[40,70]，输入b矩阵 shape为[70,50]"
 
@@ -285,7 +285,7 @@ def test_sparse_load_figure_1_start_index_1_repeat_5() -> None:
     """LoadDataWithSparse.md 图1: startIndex = 1, repeatTimes = 5 moves 5 consecutive data fractals and 5
     consecutive 128-B index fractals, starting at fractal 1 (LoadData2DParams: "0为源操作数中第1个分形")."""
     core = Core("a2", strict=True)
-    data = (np.arange(7)[:, None] * 16 + np.arange(512)[None, :] % 16).astype(np.int8)  # fractal f: 16f + e%16
+    data = np.random.default_rng(8).integers(-128, 128, (7, 512)).astype(np.int8)
     src = core.tensor("B1", "int8_t", 7 * 512, data=data.ravel())
     codes = np.random.default_rng(4).integers(0, 3, (7 * 128, 4))
     idx_bytes = (codes * (4 ** np.arange(4))).sum(axis=1).astype(np.uint8)  # 4 codes of {0,1,2} per byte
@@ -393,9 +393,10 @@ def test_gemv_examples(chip: str, k: int, n: int) -> None:
     a = rng.standard_normal(k).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     core = Core(chip, strict=True)
-    a1 = core.tensor("A1", "half", k, data=a)
-    a2 = core.tensor("A2", "half", k)
-    core.load_data(a2, a1, LoadData2DParams(0, k // 256, 1))  # one 512-B fractal per 256 halves
+    fracs = cdiv(k, 256)  # the vector seen as 16x16 fractals (K = 64: one fractal, zero tail)
+    a1 = core.tensor("A1", "half", fracs * 256, data=np.pad(a, (0, fracs * 256 - k)))
+    a2 = core.tensor("A2", "half", fracs * 256)
+    core.load_data(a2, a1, LoadData2DParams(0, fracs, 1))
     b2 = core.tensor("B2", "half", k * n, data=zn(b, 16))
     c = core.tensor("CO1", "float", (n // 16) * 1024 // 4)
     assert c.nbytes == (n // 16) * 1024
@@ -410,23 +411,36 @@ def test_gemv_examples(chip: str, k: int, n: int) -> None:
     assert (np.abs(got - (a64 @ b64)[0]) <= float_bound(a64, b64)[0]).all()
 
 
+def test_gemv_a_still_512_byte_aligned() -> None:
+    """Mmad.md 约束说明 / GEMV.md 特性约束 1: "开启GEMV的情况下，A矩阵的起始地址仍要求512字节对齐"."""
+    core = Core("a2")
+    a = core.tensor("A2", "half", 256, offset=32)
+    b = core.tensor("B2", "half", 256, data=np.ones(256))
+    c = core.tensor("CO1", "float", 256)
+    with pytest.raises(AlignmentError, match=r"^Mmad: fm \(A\) address must be 512-byte aligned"):
+        core.mmad(c, a, b, MmadParams(1, 16, 16))
+    assert (c.bytes() == MARKER).all()
+
+
 # ============================================================ K-方向对齐约束.md: K=44 / K=36
 
 
-@pytest.mark.parametrize(("k", "align", "pitch"), [(44, True, 6), (36, True, 6), (44, False, 6), (36, False, 5)])
+@pytest.mark.parametrize(("k", "align", "pitch"),
+                         [(44, True, 6), (36, True, 6), (44, False, 6), (36, False, 5)])
 def test_k_direction_align_fractals_read(k: int, align: bool, pitch: int) -> None:
     """K-方向对齐约束.md (float, A2): kDirectionAlign=true aligns K to ceil(K/16)*16 (K=44 and K=36 -> 48),
     false to ceil(K/8)*8 (44 -> 48, 36 -> 40). "对于K=36的情况，虽然对齐后也是48，但只有其中的10个分形块会被
-    读入CUBE": with M = N = 16 the operands hold 2·pitch fractals of 16x8 / 8x16; every element past K —
-    including the whole 6th K fractal of A and of B for K=36 — is NaN, and the result must not see it."""
-    m = n = 16
+    读入CUBE": A (M = 32, two fractal rows, so the K pitch matters) and B (N = 16) are laid out with `pitch`
+    K fractals of 16x8 / 8x16; every element past K — including the whole 6th K fractal of A and of B for
+    K=36 with kDirectionAlign — is NaN, and the result must not see it."""
+    m, n = 32, 16
     rng = np.random.default_rng(k)
     a = rng.standard_normal((m, k)).astype(np.float32)
     b = rng.standard_normal((k, n)).astype(np.float32)
     core = Core("a2", strict=True)
     ta = core.tensor("A2", "float", m * pitch * 8, data=zz(pad2(a, m, pitch * 8, np.nan), 8))
     tb = core.tensor("B2", "float", pitch * 8 * n, data=zn(pad2(b, pitch * 8, n, np.nan), 8))
-    tc = core.tensor("CO1", "float", 256)
+    tc = core.tensor("CO1", "float", m * n)
     mp = MmadParams(m, n, k)
     mp.kDirectionAlign = align
     core.mmad(tc, ta, tb, mp)
@@ -488,3 +502,22 @@ def test_mx_scale_a_via_dn2nz_b16() -> None:
     core.data_copy(dst, src, Dn2NzParams(1, kb // 2, mm, 0, kb // 2, kb // 2, 1, 0))
     want = pad2(s, 32, kb).reshape(2, 16, kb // 2, 2).transpose(0, 2, 1, 3).ravel()
     np.testing.assert_array_equal(dst.bytes(), want)
+
+
+# ============================================================ buffer sizes stated on these pages
+
+
+@pytest.mark.parametrize("chip", ["a2", "a3"])
+def test_sparse_index_buffer_is_a_quarter_of_l0b(chip: str) -> None:
+    """LoadDataWithSparse.md 约束说明: "存放索引矩阵的专用buffer空间大小为L0B Buffer大小的四分之一"."""
+    core = Core(chip)
+    assert core.memory("SPARSE_IDX").data.size * 4 == core.memory("L0B").data.size
+
+
+def test_950_mx_and_mmad_buffer_sizes() -> None:
+    """LoadData_2D_MX.md: "L0A_MX/L0B_MX Buffer的大小为4KB" (= L0A/L0B address / 16); MmadMx.md 约束说明:
+    L0C 256KB, L0A 64KB, L0B 64KB, BT 4KB."""
+    mem = {k: m.data.size for k, m in Core("ascend950").memories.items()}
+    assert (mem["L0A_MX"], mem["L0B_MX"]) == (4096, 4096)
+    assert (mem["L0A"] // 16, mem["L0B"] // 16) == (4096, 4096)
+    assert (mem["L0C"], mem["L0A"], mem["L0B"], mem["BT"]) == (256 * 1024, 64 * 1024, 64 * 1024, 4 * 1024)
