@@ -20,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tomllib
 import torch
 import torch.nn.functional as F
+
+from ascsim.scenario import tomllib  # stdlib on 3.11+, tomli on 3.10
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DATA = EXAMPLES / "data"

@@ -16,10 +16,14 @@ from subprocess import CompletedProcess
 
 import numpy as np
 import pytest
-import tomllib
 
 from ascsim.cli import build_parser
-from ascsim.scenario import ScenarioError, load_scenario, run_scenario
+from ascsim.scenario import (
+    ScenarioError,
+    load_scenario,
+    run_scenario,
+    tomllib,  # stdlib on 3.11+, tomli on 3.10
+)
 
 BASE = """\
 description = "Load3D v2 of a 32-channel 4x4 half feature map"
