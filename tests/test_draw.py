@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("matplotlib")
@@ -149,3 +150,105 @@ def test_local_tensor_html_is_capped():
     huge = run.core.tensor("A1", "half", 65536)
     h = huge._repr_html_()
     assert "more fractal(s)" in h and len(h) < 40_000
+
+
+# -- second parts, the boundary wrap, SVG size ---------------------------------------------------------------
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def svg_ids(path: Path, prefix: str) -> dict[int, str]:
+    """{i: fill} of the elements with id `<prefix>-<i>` (each id at most once)."""
+    root = ET.parse(path).getroot()
+    fills: dict[int, str] = {}
+    for el in root.iter():
+        m = re.fullmatch(rf"{prefix}-(\d+)", el.get("id", ""))
+        if m:
+            i = int(m.group(1))
+            assert i not in fills, f"two elements with id {prefix}-{i}"
+            style = next(s for s in (e.get("style", "") for e in el.iter()) if "fill:" in s)
+            fills[i] = re.search(r"fill:\s*(#[0-9a-fA-F]{6})", style).group(1).lower()
+    return fills
+
+
+@pytest.mark.parametrize(("example", "step", "part", "unit"), [
+    ("sparse_matmul", 1, "index", 128), ("mx_matmul", 0, "scales", 32), ("mx_matmul", 1, "scales", 32)])
+def test_second_part_row(example, step, part, unit):
+    """The SVG has one `dst-fractal-i` per destination fractal of the data part and one `aux-fractal-i` per
+    fractal of the second part; each aux fractal is filled with the colour of the source fractal it copies,
+    read off `explain.provenance(part=...)` (sparse: index fractal startIndex+i -> fractal i, 128 B; MX:
+    32-B scale units)."""
+    sc = load_scenario(EXAMPLES / f"{example}.toml")
+    run = run_scenario(sc, upto=step)
+    out = TMP / f"{example}_{step}.svg"
+    assert main(["draw", str(EXAMPLES / f"{example}.toml"), "--step", str(step), "-o", str(out)]) == 0
+    main_fills = svg_ids(out, "dst-fractal")
+    assert sorted(main_fills) == list(range(summary(run, step)["fractals_written"][-1] + 1))
+    aux = svg_ids(out, "aux-fractal")
+    written = summary(run, step, part)["fractals_written"]
+    assert sorted(aux) == list(range(written[-1] + 1))
+    colours = {k[0]: c.lower() for k, c in group_colours(run, step, part).items()}
+    for f, fill in aux.items():
+        prov = provenance(run, step, range(f * unit, (f + 1) * unit), part=part)
+        srcs = Counter(d["src_fractal"] for d in prov if d["status"] == "read")
+        if not srcs:
+            assert fill == "#ffffff"
+            continue
+        assert fill == colours[srcs.most_common(1)[0][0]], (f, fill, srcs)
+    assert aux == {i: c.lower() for i, c in fractal_colours(run, step, part).items()}
+
+
+def test_sparse_aux_fractals_follow_the_index_fractals():
+    """LoadDataWithSparse.md: fractal i of the index buffer is index fractal startIndex + i, so with
+    startIndex 0 aux fractal i has the colour of index fractal i (distinct per fractal)."""
+    run = run_scenario(load_scenario(EXAMPLES / "sparse_matmul.toml"), upto=1)
+    colours = group_colours(run, 1, "index")
+    fills = fractal_colours(run, 1, "index")
+    assert set(colours) == {(0, 0, 0), (1, 0, 0)}
+    assert fills == {0: colours[(0, 0, 0)], 1: colours[(1, 0, 0)]}
+
+
+def test_boundary_wrap_is_marked():
+    """examples/load3d_boundary_a2.toml: the map starts at L1 byte 512 with 16-channel half groups of 512 B,
+    SetLoadDataBoundary(1024): group c1 lies at 512 + 512*c1, so every read pixel of c1 = 1 (and only those)
+    is at/past the boundary and read through the wrap (SetLoadDataBoundary.md). Destination: Zz of the
+    16 x 128 img2col (2x2 kernel, dilation 2, pad 1, Wo = 4): column k reads c1 = k // 64, so the wrapped
+    elements are k >= 64 at rows m whose (h, w) lies inside the map."""
+    from ascsim.draw import groups, wrapped_pixels
+
+    path = EXAMPLES / "load3d_boundary_a2.toml"
+    run = run_scenario(load_scenario(path), upto=1)
+    out = TMP / "boundary.svg"
+    assert main(["draw", str(path), "--step", "1", "-o", str(out)]) == 0
+    text = out.read_text()
+    ids = set(re.findall(r'id="wrap-src-(\d+)-(\d+)-(\d+)"', text))
+    read = set()  # pixels the img2col reads: h = ho + 2*kh - 1, w = wo + 2*kw - 1
+    for ho in range(4):
+        for wo in range(4):
+            for kh in range(2):
+                for kw in range(2):
+                    h, w = ho + 2 * kh - 1, wo + 2 * kw - 1
+                    if 0 <= h < 4 and 0 <= w < 4:
+                        read.add((h, w))
+    want = {(1, h, w) for h, w in read if 512 + ((1 * 4 + h) * 4 + w) * 32 >= 1024}
+    assert {tuple(map(int, t)) for t in ids} == want
+    g = groups(run, 1)
+    assert wrapped_pixels(g) == want
+    expect = set()
+    for m in range(16):
+        ho, wo = divmod(m, 4)
+        for k in range(64, 128):
+            kh, kw = (k - 64) // 32, (k - 64) // 16 % 2
+            h, w = ho + 2 * kh - 1, wo + 2 * kw - 1
+            if 0 <= h < 4 and 0 <= w < 4:
+                expect.add((k // 16) * 256 + m * 16 + k % 16)  # Zz, one fractal row of 8 fractals
+    assert set(np.flatnonzero(g.wrapped).tolist()) == expect
+    assert "wrapped at boundary 1024 B" in text  # legend (matplotlib keeps the string as an SVG comment)
+
+
+def test_committed_pictures_stay_small():
+    """Labels are capped so every committed docs/img picture stays under ~300 KB."""
+    imgs = sorted((EXAMPLES.parent / "docs" / "img").glob("*.svg"))
+    assert imgs
+    for p in imgs:
+        assert p.stat().st_size < 300_000, (p.name, p.stat().st_size)

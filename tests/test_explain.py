@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ascsim.cli import main
-from ascsim.errors import BoundsError
+from ascsim.errors import BoundsError, ParamRangeError
 from ascsim.explain import explain_step, provenance, summary
 from ascsim.scenario import load_scenario, run_scenario
 
@@ -401,3 +401,127 @@ def test_boundary_wrapped_reads_in_span_and_addresses():
     for d in provenance(run, step, range(0, 2048, 7)):
         if d["status"] == "read":
             assert d["src_byte"] == (src.offset + d["src_index"] * 2) % 1024
+
+
+# -- second parts: the sparse index copy and the MX scale copy ----------------------------------------------
+
+
+def sparse_doc(start: int, rep: int) -> dict:
+    """LoadDataWithSparse into L0B at byte 2048 (so its index goes to SPARSE_IDX 2048 / 4 = 512)."""
+    return {"chip": "a2", "tensors": {
+        "b1": {"position": "B1", "dtype": "int8_t", "length": 2048,
+               "init": {"random": {"seed": 3, "low": -100, "high": 100}}},
+        "idx": {"position": "B1", "dtype": "uint8_t", "length": 512, "init": {"random": {"seed": 4}}},
+        "b2": {"position": "B2", "dtype": "int8_t", "length": 4096}},
+        "steps": [{"call": "LoadDataWithSparse", "dst": {"tensor": "b2", "index": 2048}, "src": "b1",
+                   "idx": "idx", "params": {"type": "LoadData2DParams", "startIndex": start,
+                                            "repeatTimes": rep}}]}
+
+
+@pytest.mark.parametrize(("start", "rep"), [(0, 2), (1, 3), (3, 1)])
+def test_sparse_index_part_provenance(start, rep):
+    """LoadDataWithSparse.md: iteration i copies index fractal startIndex+i (128 B of the L1 index, Zn 16 x 8
+    bytes) to the sparse index buffer; ascsim places that buffer at the L0B byte address / 4
+    (docs/divergences.md S2), so fractal i lands at SPARSE_IDX 2048/4 + 128*i."""
+    run = run_scenario(load_scenario(write_scenario("sp_idx", sparse_doc(start, rep))))
+    idx = run.tensors["idx"]
+    buf = run.core.memory("SPARSE_IDX").data
+    base = 2048 // 4
+    prov = provenance(run, 0, range((rep + 1) * 128), part="index")
+    for d in prov:
+        e = d["dst_index"]
+        i, j = divmod(e, 128)
+        assert d["part"] == "index" and d["dst_byte"] == base + e, d
+        assert d["dst_addr"] == f"SPARSE_IDX 0x{base + e:04x}"
+        assert (d["dst_fractal"], d["dst_row"], d["dst_col"]) == (i, j // 8, j % 8), d
+        if i >= rep:
+            assert d["status"] == "not written", d
+            continue
+        want = (start + i) * 128 + j
+        assert d["status"] == "read" and d["src_tensor"] == "idx" and d["src_index"] == want, d
+        assert d["src_byte"] == idx.offset + want and d["src_mem"] == "L1"
+        assert (d["src_fractal"], d["frac_row"], d["frac_col"]) == (start + i, j // 8, j % 8)
+        assert buf[d["dst_byte"]] == idx.memory.data[d["src_byte"]]  # and the bytes really moved
+    s = summary(run, 0)["second_part"]
+    assert s["fractals_written"] == list(range(rep)) and s["elements_written"] == rep * 128
+    assert s["src_span"] == ("L1", idx.offset + start * 128, idx.offset + (start + rep) * 128 - 1)
+    text = explain_step(run, 0)
+    assert f"+ index: SPARSE_IDX[b2] (SPARSE_IDX 0x{base:04x}, uint8_t) = L0B address / 4" in text
+    e = (rep - 1) * 128 + 2  # last fractal, row 0, byte 2
+    one = explain_step(run, 0, dst_index=e, part="index")
+    assert f"dst[{e}] SPARSE_IDX 0x{base + e:04x} (fractal {rep - 1} row 0 col 2)" in one
+    src = (start + rep - 1) * 128 + 2
+    assert f"idx[{src}] L1 0x{idx.offset + src:04x}: fractal {start + rep - 1} row 0 col 2" in one
+
+
+MX_A = {"mStartPosition": 0, "kStartPosition": 0, "mStep": 2, "kStep": 4, "srcStride": 2, "dstStride": 2,
+        "ifTranspose": False}
+
+
+def mx_doc(mx: dict) -> dict:
+    """Load2DMX on 950 into L0A at byte 1024 (scales at L0A_MX 1024 / 16 = 64)."""
+    n_scale = 384
+    return {"chip": "ascend950", "tensors": {
+        "a1": {"position": "A1", "dtype": "fp8_e4m3fn_t", "shape": [32, 128], "layout": "nz",
+               "init": {"random": {"seed": 5}}},
+        # distinct e8m0 bytes per position: 2^(E-127) with E = (i % 250) + 2
+        "sa": {"position": "A1", "dtype": "fp8_e8m0_t", "length": n_scale,
+               "init": {"values": [2.0 ** ((i % 250) + 2 - 127) for i in range(n_scale)]}},
+        "a2": {"position": "A2", "dtype": "mx_fp8_e4m3_t", "length": 8192}},
+        "steps": [{"call": "LoadData", "dst": {"tensor": "a2", "index": 1024}, "src": "a1", "src_mx": "sa",
+                   "params": {"type": "LoadData2DParamsV2", **MX_A},
+                   "mx_params": {"type": "LoadData2DMxParams", **mx}}]}
+
+
+@pytest.mark.parametrize("mx", [
+    dict(xStartPosition=0, yStartPosition=0, xStep=2, yStep=2, srcStride=2, dstStride=2),
+    dict(xStartPosition=1, yStartPosition=1, xStep=2, yStep=2, srcStride=3, dstStride=3),
+    dict(xStartPosition=2, yStartPosition=0, xStep=1, yStep=3, srcStride=4, dstStride=5),
+])
+def test_mx_scale_part_provenance(mx):
+    """LoadData_2D_MX.md 表3 + its start-address formula: 32-B scale unit (x, y) goes from srcMx +
+    ((xStart+x)*srcStride + yStart + y)*32 to L0A_MX (L0A address / 16) + (x*dstStride + y)*32."""
+    run = run_scenario(load_scenario(write_scenario("mx_sc", mx_doc(mx))))
+    sa = run.tensors["sa"]
+    mxmem = run.core.memory("L0A_MX").data
+    base = 1024 // 16
+    want: dict[int, int] = {}
+    for x in range(mx["xStep"]):
+        for y in range(mx["yStep"]):
+            for b in range(32):
+                s = ((mx["xStartPosition"] + x) * mx["srcStride"] + mx["yStartPosition"] + y) * 32 + b
+                want[(x * mx["dstStride"] + y) * 32 + b] = s
+    span = max(want) + 64
+    prov = provenance(run, 0, range(span), part="scales")
+    for d in prov:
+        e = d["dst_index"]
+        assert d["part"] == "scales" and d["dst_byte"] == base + e
+        assert d["dst_addr"] == f"L0A_MX 0x{base + e:04x}"
+        assert (d["dst_fractal"], d["dst_row"], d["dst_col"]) == (e // 32, e % 32 // 2, e % 2), d
+        if e not in want:
+            assert d["status"] == "not written", d
+            continue
+        assert d["status"] == "read" and d["src_tensor"] == "sa" and d["src_index"] == want[e], d
+        assert d["src_byte"] == sa.offset + want[e]
+        s = want[e]
+        assert (d["src_fractal"], d["frac_row"], d["frac_col"]) == (s // 32, s % 32 // 2, s % 2)
+        assert mxmem[d["dst_byte"]] == sa.memory.data[d["src_byte"]]
+    s = summary(run, 0)
+    assert s["second_part"]["elements_written"] == len(want)
+    assert s["second_part"]["fractals_written"] == sorted({e // 32 for e in want})
+    assert s["fractals_written"] == list(range(8))  # the data part is still the main summary
+    assert "+ scales: L0A_MX[a2] (L0A_MX 0x0040, fp8_e8m0_t) = L0A address / 16" in explain_step(run, 0)
+
+
+def test_part_names_are_checked():
+    run = run_scenario(load_scenario(write_scenario("mx_bad", mx_doc(
+        dict(xStartPosition=0, yStartPosition=0, xStep=1, yStep=1, srcStride=1, dstStride=1)))))
+    with pytest.raises(ParamRangeError, match=r"^explain: part must be data or scales for step 0 "
+                                              r"\(LoadData\), but got 'index'"):
+        explain_step(run, 0, part="index")
+    sp = run_scenario(load_scenario(write_scenario("sp_bad", sparse_doc(0, 1))))
+    with pytest.raises(ParamRangeError, match=r"^explain: part must be data or index"):
+        provenance(sp, 0, [0], part="scales")
+    # the index region of the 2048-B L0B operand: 2048 / 4 B = fractals 0..3 of 128 B
+    with pytest.raises(BoundsError, match=r"^explain: fractal must be in \[0, 3\] \(128-B fractals"):
+        explain_step(sp, 0, fractal=4, part="index")

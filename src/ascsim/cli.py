@@ -68,7 +68,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from .scenario import load_scenario, run_scenario
 
     run = run_scenario(load_scenario(args.file), upto=args.step)
-    print(explain_step(run, args.step, dst_index=args.dst, fractal=args.fractal))
+    print(explain_step(run, args.step, dst_index=args.dst, fractal=args.fractal, part=args.part))
     return 0
 
 
@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--dst", type=int, metavar="INDEX",
                    help="one destination element (index in the dst operand)")
     g.add_argument("--fractal", type=int, metavar="F", help="every element of 512-B destination fractal F")
+    e.add_argument("--part", choices=["data", "index", "scales"], default="data",
+                   help="the second region of LoadDataWithSparse (index) or Load2DMX (scales); --dst / "
+                        "--fractal then count its bytes / 128-B or 32-B fractals")
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
     w.add_argument("file", help="scenario file")

@@ -13,6 +13,20 @@ pad elements are grey, untouched elements white. Each destination fractal is dra
 shape (SVG id `dst-fractal-<i>`) filled with the colour of its dominant source group, so the border
 says "this fractal mostly came from there" and `fractal_colours` exposes that colour to tests.
 
+Two-part instructions get a second, smaller row of panels for the region the data plan does not show
+(`explain` "part"): LoadDataWithSparse's index fractals (128 B, L1 -> sparse index buffer at the L0B
+address / 4) and Load2DMX's e8m0 scale units (32 B = 16 x 2, L1 -> L0A_MX / L0B_MX at the L0A / L0B
+address / 16); same colour rules (one colour per source index fractal / scale unit), destination shapes
+`aux-fractal-<i>`.
+
+SetLoadDataBoundary (Load3D): feature-map pixels whose L1 address lies at or past the boundary are read
+through the wrap (from address mod boundary, SetLoadDataBoundary.md); they are hatched red on the source
+(SVG ids `wrap-src-<c1>-<h>-<w>`) and the destination elements they feed are hatched black.
+
+Labels (source element index) are capped so a picture stays small: every element when a panel has at
+most LABEL_LIMIT elements, else the first element of each run of consecutive source elements in a row,
+else one label per row, else none.
+
 matplotlib is imported lazily (the `draw` extra); the core does not need it. `tensor_repr_html` (the
 notebook view of a LocalTensor) needs no matplotlib.
 """
@@ -20,7 +34,7 @@ notebook view of a LocalTensor) needs no matplotlib.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +47,10 @@ from .layouts import R0, cdiv
 PAD_COLOUR = "#bdbdbd"
 UNTOUCHED = "#ffffff"
 READ_COLOUR = "#9ecae1"  # feature-map pixels that were read (Load3D source panel)
+WRAP_COLOUR = "#d62728"  # outline/hatch of source pixels read through the SetLoadDataBoundary wrap
 MAX_FRACTALS = 256  # fractals drawn per side
-LABEL_LIMIT = 1024  # label elements with their source index when at most this many are drawn
+LABEL_LIMIT = 128  # labels per panel (each costs ~0.4 KB of SVG: glyphs are paths)
+MIN_LABEL_PT = 3.0  # labels that would be smaller are left out
 
 
 def _palette() -> list[str]:
@@ -63,6 +79,7 @@ class Groups:
     code: np.ndarray  # group index per destination element (-1 = pad, -2 = not written)
     keys: list[tuple]  # group keys, index = code
     colours: list[str]  # hex colour per group
+    wrapped: np.ndarray  # per destination element: read through the SetLoadDataBoundary wrap
 
     def colour_of(self, code: int) -> str:
         if code == -1:
@@ -94,6 +111,10 @@ def group_keys_of(view: StepView, dst_elems: np.ndarray, src: np.ndarray) -> np.
 
 
 def group_label(view: StepView, key: tuple) -> str:
+    if view.part == "index":
+        return f"index fractal {key[0]} (128 B)"
+    if view.part == "scales":
+        return f"scale unit {key[0]} (32 B)"
     if view.kind == "img2col":
         return f"c1 {key[0]}, kh {key[1]}, kw {key[2]}"
     if view.kind == "v1":
@@ -117,8 +138,22 @@ def group_key(view: StepView, prov: dict) -> tuple | None:
     return (prov["src_fractal"], 0, 0)
 
 
-def groups(run: Any, step_index: int) -> Groups:
-    view = step_view(run, step_index)
+def groups(run: Any, step_index: int, part: str = "data") -> Groups:
+    """Colour groups of a step (`part`: "data", or "index" / "scales" for the second part)."""
+    return groups_of(step_view(run, step_index, part))
+
+
+def wrapped_source(view: StepView, src_elems: np.ndarray) -> np.ndarray:
+    """Source elements whose L1 byte address is at or past the SetLoadDataBoundary boundary, i.e. that
+    are read from (address mod boundary) instead (SetLoadDataBoundary.md); all False when it is off."""
+    src_elems = np.asarray(src_elems, dtype=np.int64)
+    if not view.boundary or view.src is None:
+        return np.zeros(src_elems.shape, dtype=bool)
+    addr = view.src.offset + src_elems * view.src_bits // 8
+    return (src_elems >= 0) & (addr >= view.boundary)
+
+
+def groups_of(view: StepView) -> Groups:
     src, _ = final_map(view)
     code = np.where(src == PAD, -1, -2).astype(np.int64)
     read = np.flatnonzero(src >= 0)
@@ -129,12 +164,12 @@ def groups(run: Any, step_index: int) -> Groups:
         code[read] = inv.ravel()
         keys = [tuple(int(x) for x in row) for row in uniq]
     colours = [PALETTE[i % len(PALETTE)] for i in range(len(keys))]
-    return Groups(view, src, code, keys, colours)
+    return Groups(view, src, code, keys, colours, wrapped_source(view, src))
 
 
-def group_colours(run: Any, step_index: int) -> dict[tuple, str]:
+def group_colours(run: Any, step_index: int, part: str = "data") -> dict[tuple, str]:
     """Colour of every source group of the step: {(c1, kh, kw) | (src_fractal, 0, 0) | (c1, 0, 0): hex}."""
-    g = groups(run, step_index)
+    g = groups(run, step_index, part)
     return dict(zip(g.keys, g.colours, strict=True))
 
 
@@ -165,10 +200,10 @@ def dominant(g: Groups, f: int) -> int:
     return int(cand[np.argmin(first[counts == best])])
 
 
-def fractal_colours(run: Any, step_index: int) -> dict[int, str]:
+def fractal_colours(run: Any, step_index: int, part: str = "data") -> dict[int, str]:
     """Fill colour (hex) of every drawn destination fractal: its dominant source group's colour, pad grey,
     white when nothing of it was written."""
-    g = groups(run, step_index)
+    g = groups(run, step_index, part)
     return {f: g.colour_of(dominant(g, f)) for f in drawn_fractals(g)}
 
 
@@ -244,6 +279,9 @@ def _rgba(hexes: np.ndarray) -> np.ndarray:
     return to_rgba_array(list(uniq))[inv.ravel()].reshape(*hexes.shape, 4)
 
 
+Label = tuple[float, float, str, int]  # x, y of the cell's top-left corner, text, cells it may span
+
+
 @dataclass
 class _Canvas:
     """Cells of one side: an RGBA image plus outlines and labels in cell coordinates (x right, y down)."""
@@ -252,12 +290,59 @@ class _Canvas:
     height: int
     image: np.ndarray
     frames: list[tuple[float, float, float, float, str, str | None]]  # x, y, w, h, fill, gid
-    labels: list[tuple[float, float, str]]
+    labels: list[Label]
     titles: list[tuple[float, float, str]]
     caption: str
+    hatches: list[tuple[float, float, float, float, str, str | None]] = field(default_factory=list)
+    label_note: str = ""  # what the labels mean, appended to the caption when they are drawn
+
+    def full_caption(self, cell: float) -> str:
+        if not self.label_note:
+            return self.caption
+        if self.labels and _label_size(self.labels, cell * 72) >= MIN_LABEL_PT:
+            return f"{self.caption}; {self.label_note}"
+        return f"{self.caption}; no labels ({'cells too small' if self.labels else 'too many elements'})"
 
 
-def _dst_canvas(g: Groups, fractals: list[int]) -> _Canvas:
+def _row_labels(x0: float, y0: float, src_rows: np.ndarray) -> tuple[list[Label], list[Label], list[Label]]:
+    """Candidate labels of one block of cells (rows x cols of source indices, < 0 = none): every cell, the
+    first cell of each run of consecutive source indices in a row, the first written cell of each row."""
+    every: list[Label] = []
+    runs: list[Label] = []
+    starts: list[Label] = []
+    n_cols = src_rows.shape[1]
+    for r, row in enumerate(src_rows.tolist()):
+        run_start = None
+        for c, v in enumerate(row):
+            if v < 0:
+                run_start = None
+                continue
+            every.append((x0 + c, y0 + r, str(v), 1))
+            if run_start is None or v != row[c - 1] + 1:
+                run_start = c
+                end = c + 1
+                while end < n_cols and row[end] == row[end - 1] + 1 and row[end] >= 0:
+                    end += 1
+                runs.append((x0 + c, y0 + r, str(v), end - c))
+                if not starts or starts[-1][1] != y0 + r:
+                    starts.append((x0 + c, y0 + r, str(v), n_cols - c))
+    return every, runs, starts
+
+
+def _cap_labels(every: list[Label], runs: list[Label] | None, starts: list[Label], limit: int = LABEL_LIMIT
+                ) -> tuple[list[Label], str]:
+    """The densest labelling that stays within `limit`, and what it means (for the caption)."""
+    if len(every) <= limit:
+        return every, "label = source element"
+    if runs is not None and len(runs) <= limit:
+        return runs, "label = source element where a run of consecutive ones starts"
+    if len(starts) <= limit:
+        return starts, "label = source element of each row's first cell"
+    return [], "no labels (too many elements)"
+
+
+def _dst_canvas(g: Groups, fractals: list[int], gid: str = "dst-fractal", limit: int = LABEL_LIMIT
+                ) -> _Canvas:
     view = g.view
     pos, how = _dst_grid(view, fractals)
     c0, fe = view.dst_c0, view.frac_elems
@@ -266,9 +351,8 @@ def _dst_canvas(g: Groups, fractals: list[int]) -> _Canvas:
     nc = max(p[1] for p in pos.values()) + 1
     width, height = nc * (c0 + gap) - gap, nr * (R0 + gap) - gap
     colours = np.full((height, width), "#00000000", dtype=object)
-    frames, labels, titles = [], [], []
-    n_el = len(fractals) * fe
-    label = n_el <= LABEL_LIMIT
+    frames, titles, hatches = [], [], []
+    every, runs, starts = [], [], []
     for f in fractals:
         r, c = pos[f]
         x0, y0 = c * (c0 + gap), r * (R0 + gap)
@@ -278,23 +362,52 @@ def _dst_canvas(g: Groups, fractals: list[int]) -> _Canvas:
         codes[inside] = g.code[e[inside]]
         cols = np.array([g.colour_of(int(k)) for k in codes], dtype=object).reshape(R0, c0)
         colours[y0 : y0 + R0, x0 : x0 + c0] = cols
-        frames.append((x0, y0, c0, R0, g.colour_of(dominant(g, f)), f"dst-fractal-{f}"))
+        frames.append((x0, y0, c0, R0, g.colour_of(dominant(g, f)), f"{gid}-{f}"))
         if len(fractals) <= 64:
             titles.append((x0 + c0 / 2, y0 - 0.45, f"F{f}"))
-        if label:
-            for j, el in enumerate(e[inside]):
-                s = int(g.src[el])
-                text = str(s) if s >= 0 else ("p" if s == PAD else "")
-                if text:
-                    labels.append((x0 + j % c0 + 0.5, y0 + j // c0 + 0.5, text))
+        srcs = np.full(fe, NOT_WRITTEN, dtype=np.int64)
+        srcs[inside] = g.src[e[inside]]
+        a, b, s = _row_labels(x0, y0, srcs.reshape(R0, c0))
+        every += a
+        runs += b
+        starts += s
+        wrap = np.zeros(fe, dtype=bool)
+        wrap[inside] = g.wrapped[e[inside]]
+        for rr, row in enumerate(wrap.reshape(R0, c0)):  # one hatched bar per run of wrapped cells
+            edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
+                hatches.append((x0 + lo, y0 + rr, hi - lo, 1, "#000000", None))
+    labels, meaning = _cap_labels(every, runs, starts, limit)
     img = _rgba(colours.astype(str))
     mem = view.dst.memory.name
-    caption = f"destination {view.dst_name} ({mem}, {view.dst.dtype.name}): {len(fractals)} fractal(s) " \
-              f"of 16 x {c0}; {how}"
-    return _Canvas(width, height, img, frames, labels, titles, caption)
+    note = f" {view.note}" if view.note else ""
+    caption = (f"destination {view.dst_name} ({mem}, {view.dst.dtype.name}){note}: {len(fractals)} "
+               f"fractal(s) of 16 x {c0}; {how}")
+    return _Canvas(width, height, img, frames, labels, titles, caption, hatches, meaning)
 
 
-def _fmap_canvas(g: Groups) -> _Canvas:
+def wrapped_pixels(g: Groups) -> set[tuple[int, int, int]]:
+    """(c1, h, w) of the Load3D feature-map pixels read through the SetLoadDataBoundary wrap."""
+    spec = g.view.spec
+    reads = g.src[g.src >= 0]
+    hit = reads[wrapped_source(g.view, reads)]
+    if g.view.kind not in ("img2col", "v1") or not hit.size:
+        return set()
+    if g.view.kind == "img2col":
+        from .explain import fmap_coords
+
+        out = set()
+        for e in np.unique(hit).tolist():
+            _, h, w, c1, _ = fmap_coords(e, spec.channels, spec.l1H, spec.l1W, spec.c0)
+            out.add((c1, h, w))
+        return out
+    cp = spec.channels_per_point
+    c1, rem = np.divmod(np.unique(hit), spec.l1H * spec.l1W * cp)
+    h, w = np.divmod(rem // cp, spec.l1W)
+    return set(zip(c1.tolist(), h.tolist(), w.tolist(), strict=True))
+
+
+def _fmap_canvas(g: Groups, limit: int = LABEL_LIMIT) -> _Canvas:
     """Load3D source: one H x W grid of pixel cells per channel group (each cell = the group's channels)."""
     view = g.view
     spec = view.spec
@@ -330,8 +443,9 @@ def _fmap_canvas(g: Groups) -> _Canvas:
     width, height = per_row * (width_px + gap) - gap, prow * (height_px + gap) - gap
     colours = np.full((height, width), "#00000000", dtype=object)
     read_px = set(zip(c1.tolist(), pix.tolist(), strict=True))
-    frames, labels, titles = [], [], []
-    label = n_planes * height_px * width_px <= 256
+    wrapped = wrapped_pixels(g)
+    frames, labels, titles, hatches = [], [], [], []
+    label = n_planes * height_px * width_px <= limit
     for p, (first, n) in enumerate(plane_of):
         pr, pc = divmod(p, per_row)
         x0, y0 = pc * (width_px + gap), pr * (height_px + gap)
@@ -340,17 +454,26 @@ def _fmap_canvas(g: Groups) -> _Canvas:
                 hit = (p, h * width_px + w) in read_px
                 colours[y0 + h, x0 + w] = READ_COLOUR if hit else UNTOUCHED
                 if label:
-                    labels.append((x0 + w + 0.5, y0 + h + 0.5, str(base[p] + (h * width_px + w) * per_px[p])))
+                    labels.append((x0 + w, y0 + h, str(base[p] + (h * width_px + w) * per_px[p]), 1))
+                if (p, h, w) in wrapped:
+                    hatches.append((x0 + w, y0 + h, 1, 1, WRAP_COLOUR, f"wrap-src-{p}-{h}-{w}"))
         frames.append((x0, y0, width_px, height_px, "#000000", None))
         packed = ", packed" if n != spec.c0 else ""
+        wrapped_here = [base[p] + (h * width_px + w) * per_px[p] for q, h, w in wrapped if q == p]
+        if wrapped_here:  # where the wrapped reads of this group really come from
+            lo = (view.src.offset + min(wrapped_here) * view.src_bits // 8) % view.boundary  # type: ignore
+            packed += f"; wrapped: L1 0x{lo:04x}.."
         titles.append((x0 + width_px / 2, y0 - 0.45, f"c1 {p}: c {first}-{first + n - 1}{packed}"))
     img = _rgba(colours.astype(str))
     caption = (f"source {view.src_name} (L1 feature map {height_px} x {width_px}, {n_planes} channel "
                f"group(s)); cell = one pixel, label = its first element; blue = read")
-    return _Canvas(width, height, img, frames, labels, titles, caption)
+    if wrapped:
+        caption += (f"; red hatch = at/past the boundary {view.boundary} B, read from L1 address mod "
+                    f"{view.boundary}")
+    return _Canvas(width, height, img, frames, labels, titles, caption, hatches)
 
 
-def _matrix_canvas(g: Groups) -> _Canvas:
+def _matrix_canvas(g: Groups, limit: int = LABEL_LIMIT) -> _Canvas:
     view = g.view
     rows, cols = view.src_frac_shape()
     fe = rows * cols
@@ -370,8 +493,8 @@ def _matrix_canvas(g: Groups) -> _Canvas:
     read_set = np.zeros((hi + 1) * fe, dtype=bool)
     read_set[reads] = True
     key_colour = {k[0]: c for k, c in zip(g.keys, g.colours, strict=True)}
-    frames, labels, titles = [], [], []
-    label = len(fractals) * fe <= LABEL_LIMIT
+    frames, titles = [], []
+    every, starts = [], []
     for f in fractals:
         r, c = pos[f]
         x0, y0 = c * (cols + gap), r * (rows + gap)
@@ -381,17 +504,19 @@ def _matrix_canvas(g: Groups) -> _Canvas:
         frames.append((x0, y0, cols, rows, "#000000", None))
         if len(fractals) <= 64:
             titles.append((x0 + cols / 2, y0 - 0.45, f"F{f}"))
-        if label:
-            for j in range(fe):
-                labels.append((x0 + j % cols + 0.5, y0 + j // cols + 0.5, str(f * fe + j)))
+        a, _, s = _row_labels(x0, y0, np.arange(f * fe, (f + 1) * fe).reshape(rows, cols))
+        every += a
+        starts += s
+    labels, meaning = _cap_labels(every, None, starts, limit)
     img = _rgba(colours.astype(str))
     src = view.src
     caption = (f"source {view.src_name} ({src.memory.name}, {src.dtype.name}): fractals {lo}-{hi} of "
                f"{rows} x {cols}; {how}; coloured = read")
-    return _Canvas(width, height, img, frames, labels, titles, caption)
+    return _Canvas(width, height, img, frames, labels, titles, caption,
+                   label_note=meaning.replace("source element", "element"))
 
 
-def _nd_canvas(g: Groups) -> _Canvas:
+def _nd_canvas(g: Groups, limit: int = LABEL_LIMIT) -> _Canvas:
     """Row-major source matrix drawn as its rows x cols, read elements in their tile colour."""
     view = g.view
     rows, cols = view.src_nd  # type: ignore[misc]
@@ -410,16 +535,26 @@ def _nd_canvas(g: Groups) -> _Canvas:
         for tc in range(cdiv(cols, c0)):
             w, h = min(c0, cols - tc * c0), min(R0, rows - tr * R0)
             frames.append((tc * c0, tr * R0, w, h, "#000000", None))
-    labels = ([(x % cols + 0.5, x // cols + 0.5, str(x)) for x in range(n)] if n <= LABEL_LIMIT else [])
+    every, _, starts = _row_labels(0, 0, np.arange(n).reshape(rows, cols))
+    labels, meaning = _cap_labels(every, None, starts, limit)
     src = view.src
     caption = (f"source {view.src_name} ({src.memory.name}, {src.dtype.name}): row-major {rows} x {cols} "
                f"matrix, outlined in 16 x {c0} tiles; coloured = read")
-    return _Canvas(cols, rows, _rgba(colours.astype(str)), frames, labels, [], caption)
+    return _Canvas(cols, rows, _rgba(colours.astype(str)), frames, labels, [], caption,
+                   label_note=meaning.replace("source element", "element"))
+
+
+def _label_size(labels: list[Label], cell_pt: float) -> float:
+    """Font size (pt) at which every label fits its cells: ~0.64 em per digit plus a margin, at most 80 %
+    of the cell height."""
+    fit = min((max(span, 1) - 0.25) * cell_pt / (0.7 * max(len(t), 1)) for _, _, t, span in labels)
+    return min(7.0, cell_pt * 0.8, fit)
 
 
 def _draw_canvas(ax: Any, cv: _Canvas, cell: float) -> None:
     """Render a canvas; `cell` = inches per element cell (sets label sizes and grid lines)."""
-    from matplotlib.patches import Rectangle
+    from matplotlib.patches import PathPatch, Rectangle
+    from matplotlib.path import Path as MplPath
 
     cell_pt = cell * 72
     ax.set_xlim(-1, cv.width + 1)
@@ -436,15 +571,31 @@ def _draw_canvas(ax: Any, cv: _Canvas, cell: float) -> None:
         ax.add_patch(rect)
     ax.imshow(cv.image, extent=(0, cv.width, cv.height, 0), interpolation="nearest", zorder=2)
     if cell >= 0.07:  # faint lines between elements, only where they do not turn into a grey wash
+        segs = []
         for x, y, w, h, _, _ in cv.frames:
-            xs, ys = np.arange(x + 1, x + w), np.arange(y + 1, y + h)
-            ax.vlines(xs, y, y + h, colors="#ffffff", linewidth=0.4, alpha=0.7, zorder=2.5)
-            ax.hlines(ys, x, x + w, colors="#ffffff", linewidth=0.4, alpha=0.7, zorder=2.5)
-    if cv.labels:
-        longest = max(len(t) for _, _, t in cv.labels)
-        size = min(7.0, cell_pt * 0.8 / (0.62 * max(longest, 1)))
-        for x, y, t in cv.labels:
-            ax.text(x, y, t, ha="center", va="center", fontsize=size, zorder=4, color="#222222")
+            segs += [((xx, y), (xx, y + h)) for xx in range(int(x) + 1, int(x + w))]
+            segs += [((x, yy), (x + w, yy)) for yy in range(int(y) + 1, int(y + h))]
+        if segs:  # one SVG path for all of them (a LineCollection writes one element per line)
+            verts = np.array(segs, dtype=float).reshape(-1, 2)
+            codes = np.tile([MplPath.MOVETO, MplPath.LINETO], len(segs))
+            ax.add_patch(PathPatch(MplPath(verts, codes), facecolor="none", edgecolor="#ffffff",
+                                   linewidth=0.4, alpha=0.7, zorder=2.5))
+    for x, y, w, h, colour, gid in cv.hatches:  # SetLoadDataBoundary: read through the wrap
+        outline = 1.0 if gid is not None else 0.0
+        rect = Rectangle((x, y), w, h, facecolor="none", edgecolor=colour, hatch="////", linewidth=outline,
+                         zorder=3.5)
+        if gid is not None:
+            rect.set_gid(gid)
+        ax.add_patch(rect)
+    size = _label_size(cv.labels, cell_pt) if cv.labels else 0.0
+    if size >= MIN_LABEL_PT:  # smaller text is unreadable and only weighs the SVG down
+        for x, y, t, span in cv.labels:
+            if span <= 1:
+                ax.text(x + 0.5, y + 0.5, t, ha="center", va="center", fontsize=size, zorder=4,
+                        color="#222222")
+            else:  # a run label: starts in its first cell and may run over the rest of the run
+                ax.text(x + 0.15, y + 0.5, t, ha="left", va="center", fontsize=size, zorder=4,
+                        color="#222222")
     tsize = min(8.0, max(6.0, cell_pt * 0.9))
     for x, y, t in cv.titles:
         ax.text(x, y, t, ha="center", va="bottom", fontsize=tsize, zorder=4)
@@ -455,6 +606,10 @@ def _legend_lines(g: Groups) -> list[str]:
     params = s["params"] if isinstance(s["params"], dict) else {}
     lines = [f"step {s['step']}: {s['instr']}", f"{params.get('type', s['call'])}"]
     lines += [f"  {k} = {v}" for k, v in params.items() if k != "type"]
+    mx = g.view.raw.get("mx_params") if g.view.aux is not None and g.view.aux.part == "scales" else None
+    if isinstance(mx, dict):
+        lines.append(f"{mx.get('type', 'LoadData2DMxParams')}")
+        lines += [f"  {k} = {v}" for k, v in mx.items() if k != "type"]
     if "img2col" in s:
         i = s["img2col"]
         lines.append(f"img2col {i['M']} x {i['K']} (Ho {i['Ho']}, Wo {i['Wo']})")
@@ -463,6 +618,17 @@ def _legend_lines(g: Groups) -> list[str]:
     lines.append(f"wrote {s['elements_written']} el., {s['pad_elements']} pad")
     if s["overlaps"]:
         lines.append(f"OVERLAP: {s['overlaps']} el. written twice+")
+    n_wrap = int(g.wrapped.sum())
+    if n_wrap:
+        lines.append(f"wrapped at boundary {g.view.boundary} B:")
+        lines.append(f"  {n_wrap} el. read at L1 addr mod {g.view.boundary}")
+    aux = s.get("second_part")
+    if aux:
+        what = "index fractals" if aux["part"] == "index" else "scale units"
+        lines.append(f"+ {aux['part']}: {aux['elements_written']} B, {len(aux['fractals_written'])} {what}")
+        lines.append(f"  of {aux['frac_bytes']} B -> {g.view.aux.dst.memory.name} "  # type: ignore[union-attr]
+                     f"0x{g.view.aux.dst.offset:04x}")  # type: ignore[union-attr]
+        lines.append(f"  ({g.view.aux.note})")  # type: ignore[union-attr]
     return lines
 
 
@@ -480,55 +646,95 @@ def _cell_sizes(src: _Canvas | None, dst: _Canvas | None) -> tuple[float, float]
     return s_cell, d_cell
 
 
-def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
-    """Draw step `step_index` of a ScenarioRun to `out_path` (.svg or .png)."""
-    from matplotlib.figure import Figure
+def _canvases(g: Groups, gid: str, limit: int) -> tuple[_Canvas | None, _Canvas | None]:
+    """(source, destination) panels of one part, at most `limit` labels each."""
+    fractals = drawn_fractals(g)
+    dst = _dst_canvas(g, fractals, gid, limit) if fractals else None
+    src = None
+    if g.view.src is not None and (g.src >= 0).any():
+        if g.view.kind in ("img2col", "v1"):
+            src = _fmap_canvas(g, limit)
+        else:
+            src = _nd_canvas(g, limit) if g.view.src_nd is not None else _matrix_canvas(g, limit)
+    return src, dst
+
+
+def _legend_handles(g: Groups, aux: Groups | None) -> list[Any]:
     from matplotlib.patches import Patch
+
+    def keyed(gr: Groups, limit: int) -> list[Any]:
+        hs = [Patch(facecolor=c, edgecolor="#555555", label=group_label(gr.view, k))
+              for k, c in list(zip(gr.keys, gr.colours, strict=True))[:limit]]
+        if len(gr.keys) > limit:
+            more = f"... {len(gr.keys) - limit} more groups"
+            hs.append(Patch(facecolor="none", edgecolor="none", label=more))
+        return hs
+
+    handles = keyed(g, 16)
+    if aux is not None:
+        handles.append(Patch(facecolor="none", edgecolor="none", label=f"{aux.view.part} (lower row):"))
+        handles += keyed(aux, 8)
+    if g.wrapped.any():
+        handles.append(Patch(facecolor="#ffffff", edgecolor=WRAP_COLOUR, hatch="////",
+                             label=f"wrapped at boundary {g.view.boundary} B"))
+    handles += [Patch(facecolor=PAD_COLOUR, edgecolor="#555555", label="pad (padValue)"),
+                Patch(facecolor=UNTOUCHED, edgecolor="#555555", label="not written")]
+    return handles
+
+
+def draw_step(run: Any, step_index: int, out_path: str | Path) -> Path:
+    """Draw step `step_index` of a ScenarioRun to `out_path` (.svg or .png): source -> destination, and for
+    LoadDataWithSparse / Load2DMX a second row with the index / scale part."""
+    from matplotlib.figure import Figure
 
     out = Path(out_path)
     if out.suffix.lower() not in (".svg", ".png"):
         raise ParamRangeError(f"draw: out_path must end in .svg or .png, but got {out.name!r}")
     g = groups(run, step_index)
-    fractals = drawn_fractals(g)
-    dst = _dst_canvas(g, fractals) if fractals else None
-    src = None
-    if g.view.src is not None and (g.src >= 0).any():
-        if g.view.kind in ("img2col", "v1"):
-            src = _fmap_canvas(g)
-        else:
-            src = _nd_canvas(g) if g.view.src_nd is not None else _matrix_canvas(g)
+    aux = groups_of(g.view.aux) if g.view.aux is not None else None
+    src, dst = _canvases(g, "dst-fractal", LABEL_LIMIT)
     s_cell, d_cell = _cell_sizes(src, dst)
-    panels = [(cv, cell) for cv, cell in ((src, s_cell), (dst, d_cell)) if cv is not None]
-    legend_w, margin, gap, cap_h = 3.4, 0.3, 0.6, 0.6
+    rows: list[list[tuple[_Canvas | None, float]]] = [[(src, s_cell), (dst, d_cell)]]
+    if aux is not None:
+        a_src, a_dst = _canvases(aux, "aux-fractal", LABEL_LIMIT // 2)
+        cap = max(d_cell, s_cell, 0.12)  # the second part is small: never bigger cells than the first row
+        rows.append([(cv, min(cell, cap)) for cv, cell in zip((a_src, a_dst), _cell_sizes(a_src, a_dst),
+                                                                   strict=True)])
+    legend_w, margin, gap, vgap = 3.4, 0.3, 0.6, 0.35
+    size = [[((cv.width + 2) * cell, (cv.height + 3) * cell) if cv is not None else (0.0, 0.0)
+             for cv, cell in row] for row in rows]
+    col_w = [max(sz[i][0] for sz in size) for i in range(2)]
+    caps = [[_wrap(cv.full_caption(cell), max(col_w[i], 2.5)) if cv is not None else ""
+             for i, (cv, cell) in enumerate(row)] for row in rows]
+    cap_h = [0.14 * max(c.count("\n") + 1 for c in row_caps) + 0.2 for row_caps in caps]
+    row_h = [max(h for _, h in sz) + ch for sz, ch in zip(size, cap_h, strict=True)]
     lines = _legend_lines(g)
-    n_keys = min(len(g.keys), 16) + (len(g.keys) > 16) + 2
+    handles = _legend_handles(g, aux)
     line_in = 0.128  # 7.5-pt monospace line
     text_h = line_in * len(lines) + 0.25
-    legend_h = text_h + 0.3 + 0.17 * (n_keys + 1)
-    sizes = [((cv.width + 2) * cell, (cv.height + 3) * cell) for cv, cell in panels]
-    fig_h = max(max((h for _, h in sizes), default=1.0) + cap_h, legend_h) + 2 * margin
-    fig_w = margin + sum(w for w, _ in sizes) + gap * len(sizes) + legend_w + margin
+    legend_h = text_h + 0.3 + 0.17 * (len(handles) + 1)
+    fig_h = max(sum(row_h) + vgap * (len(rows) - 1), legend_h) + 2 * margin
+    used = [w for w in col_w if w > 0]
+    fig_w = margin + sum(used) + gap * len(used) + legend_w + margin
     fig = Figure(figsize=(fig_w, fig_h), dpi=110)
-    x = margin
-    for (cv, cell), (w_in, h_in) in zip(panels, sizes, strict=True):
-        top = fig_h - margin - cap_h
-        ax = fig.add_axes((x / fig_w, (top - h_in) / fig_h, w_in / fig_w, h_in / fig_h))
-        _draw_canvas(ax, cv, cell)
-        fig.text((x + w_in / 2) / fig_w, (fig_h - margin - cap_h / 2) / fig_h, _wrap(cv.caption, w_in),
-                 ha="center", va="center", fontsize=8)
-        x += w_in + gap
+    top = fig_h - margin
+    for row, sz, row_caps, ch, rh in zip(rows, size, caps, cap_h, row_h, strict=True):
+        x = margin
+        for i, ((cv, cell), (w_in, h_in)) in enumerate(zip(row, sz, strict=True)):
+            if cv is not None:
+                ax = fig.add_axes((x / fig_w, (top - ch - h_in) / fig_h, w_in / fig_w, h_in / fig_h))
+                _draw_canvas(ax, cv, cell)
+                fig.text(x / fig_w, (top - ch / 2) / fig_h, row_caps[i], ha="left", va="center", fontsize=8)
+            if col_w[i] > 0:
+                x += col_w[i] + gap
+        top -= rh + vgap
+    x_leg = margin + sum(used) + gap * len(used)
     ax_h = fig_h - 2 * margin
-    lax = fig.add_axes((x / fig_w, margin / fig_h, legend_w / fig_w, ax_h / fig_h))
+    lax = fig.add_axes((x_leg / fig_w, margin / fig_h, legend_w / fig_w, ax_h / fig_h))
     lax.axis("off")
     lax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7.5, family="monospace",
              transform=lax.transAxes,
              bbox={"boxstyle": "round", "facecolor": "#f7f7f7", "edgecolor": "#999999"})
-    handles = [Patch(facecolor=c, edgecolor="#555555", label=group_label(g.view, k))
-               for k, c in list(zip(g.keys, g.colours, strict=True))[:16]]
-    if len(g.keys) > 16:
-        handles.append(Patch(facecolor="none", edgecolor="none", label=f"... {len(g.keys) - 16} more groups"))
-    handles += [Patch(facecolor=PAD_COLOUR, edgecolor="#555555", label="pad (padValue)"),
-                Patch(facecolor=UNTOUCHED, edgecolor="#555555", label="not written")]
     lax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 1 - (text_h + 0.15) / ax_h), fontsize=7,
                frameon=True, title="destination colour = source", title_fontsize=7.5)
     fig.savefig(out, format=out.suffix[1:].lower())

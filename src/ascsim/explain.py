@@ -13,6 +13,15 @@ This module turns that into coordinates a kernel author recognises:
   (512 B = 16 rows x C0 columns, 关键分形格式详解.md) with the row/column inside it, and the matrix
   row/column when the scenario declares the source layout (nz / zz / zn / 2-D flat).
 
+Two instructions move a second region in the same call; its plan is rebuilt here from the step's params
+with the instruction's own planner and explained as `part`:
+
+* LoadDataWithSparse, part "index": index fractal startIndex+i (128 B = 16 x 8 bytes, L1 Zn) -> fractal i
+  of the sparse index buffer at the L0B byte address / 4 (LoadDataWithSparse.md; `isa.sparse`);
+* Load2DMX, part "scales": 32-B scale unit ((xStart+x)*srcStride + yStart + y) of srcMx -> unit
+  (x*dstStride + y) of L0A_MX / L0B_MX at the L0A / L0B byte address / 16 (LoadData_2D_MX.md; `isa.mx`);
+  a unit is one 16 x 2 e8m0 fractal.
+
 `provenance` returns plain dicts (stable keys, see its docstring); `explain_step` formats them with a
 step summary. Element indices are relative to the instruction's operands (the `dst`/`src` tensors of
 the step, after any `{tensor, index}` offset), exactly like the plan's offsets.
@@ -55,6 +64,10 @@ class StepView:
     src_spec: Any  # the scenario TensorSpec of the source (layout/shape), or None
     pad_pattern: int
     boundary: int  # bytes; 0 = off (SetLoadDataBoundary, Load3D only)
+    part: str = "data"  # "data", or the second part of a two-part instruction: "index" | "scales"
+    frac_bytes: int = FRACTAL_BYTES  # destination/source fractal size of this part (128 / 32 B for parts)
+    note: str = ""  # how the part's destination is addressed ("= L0B address / 4")
+    aux: StepView | None = None  # the second part, on the view of the data part
 
     @property
     def spec(self) -> Any:
@@ -85,15 +98,19 @@ class StepView:
 
     @property
     def frac_elems(self) -> int:
-        """Destination elements per 512-B fractal."""
-        return FRACTAL_BYTES * 8 // self.dst_bits
+        """Destination elements per fractal (512 B; 128 / 32 B for the index / scale part)."""
+        return self.frac_bytes * 8 // self.dst_bits
 
     @property
     def dst_c0(self) -> int:
-        return 256 // self.dst_bits
+        """Elements per destination fractal row (fractals are 16 rows)."""
+        return self.frac_elems // R0
 
     def src_frac_shape(self) -> tuple[int, int]:
-        """(rows, cols) of a source fractal: 16 x C0, or 16 x 16 for L0C (1-KB fractals)."""
+        """(rows, cols) of a source fractal: 16 x C0, 16 x 16 for L0C (1-KB fractals), 16 x 8 bytes for
+        index fractals, 16 x 2 for e8m0 scale units."""
+        if self.part != "data":
+            return R0, self.frac_bytes * 8 // self.src_bits // R0
         if self.src is not None and self.src.memory.name == "L0C":
             return R0, R0
         return R0, 256 // self.src_bits
@@ -111,14 +128,32 @@ def _ref(raw: Any) -> tuple[str, int]:
     return raw["tensor"], int(raw.get("index", 0))
 
 
-def step_view(run: Any, step_index: int) -> StepView:
-    """The executed step `step_index` of a `ScenarioRun` with its plan and operands."""
+def second_part(step: Any) -> str | None:
+    """Name of the second region a step's instruction moves: "index" (LoadDataWithSparse), "scales"
+    (Load2DMX = LoadData with src_mx) or None."""
+    if step.call == "LoadDataWithSparse":
+        return "index"
+    if step.call == "LoadData" and "src_mx" in step.raw:
+        return "scales"
+    return None
+
+
+def step_view(run: Any, step_index: int, part: str = "data") -> StepView:
+    """The executed step `step_index` of a `ScenarioRun` with its plan and operands; `part` selects the
+    second part of a two-part instruction ("index" / "scales", see the module docstring)."""
     n = len(run.results)
     if not 0 <= step_index < n:
         raise BoundsError(f"explain: step must be in [0, {n - 1}] (steps executed so far), "
                           f"but got {step_index}")
     res = run.results[step_index]
     step, report = res.step, res.report
+    second = second_part(step)
+    allowed = ("data",) + ((second,) if second else ())
+    if part not in allowed:
+        raise ParamRangeError(f"explain: part must be {' or '.join(allowed)} for step {step_index} "
+                              f"({step.call}), but got {part!r}")
+    if part != "data":
+        return _part_view(run, step_index, part)
     plan = report.plan if report is not None else None
     if plan is None:
         what = "sets registers" if report is None else "records no access plan (NOP or not a data move)"
@@ -137,8 +172,51 @@ def step_view(run: Any, step_index: int) -> StepView:
     is_l3d = plan.instr.startswith("Load3D")
     pad = core.regs.padding if is_l3d else 0
     boundary = core.regs.boundary * (32 if plan.instr == "Load3Dv1" else 1) if is_l3d else 0
-    return StepView(step_index, step.call, raw, plan, dst, src, dname, sname, dbase, sbase, sspec, pad,
+    view = StepView(step_index, step.call, raw, plan, dst, src, dname, sname, dbase, sbase, sspec, pad,
                     boundary)
+    if second:
+        try:
+            view.aux = _part_view(run, step_index, second)
+        except UnsupportedError:  # that half was a NOP (repeatTimes / xStep / yStep = 0)
+            view.aux = None
+    return view
+
+
+def _part_view(run: Any, step_index: int, part: str) -> StepView:
+    """The second part of a two-part step, its plan rebuilt by the instruction's own planner from the
+    step's params (the ExecReport keeps only the data plan)."""
+    from .isa.mx import MX_RATIO, MxScaleSpec, mx_tensor, plan_mx_scales
+    from .isa.sparse import IDX_FRACTAL, IDX_RATIO, SparseLoadSpec, index_buffer_tensor, plan_sparse_load
+    from .scenario import step_struct
+
+    step = run.results[step_index].step
+    raw = step.raw
+    dname, dbase = _ref(raw["dst"])
+    dst = run.tensors[dname][dbase] if dbase else run.tensors[dname]
+    if part == "index":
+        p = step_struct(run.scenario, step, "params")
+        plan: Plan | None = None
+        if p.repeatTimes:
+            plan = plan_sparse_load(SparseLoadSpec(int(p.startIndex), int(p.repeatTimes)))[1]
+        skey, frac, ratio = "idx", IDX_FRACTAL, IDX_RATIO
+        # the index-buffer region that belongs to the L0B operand: its bytes / 4 (like MX's / 16)
+        part_dst = index_buffer_tensor(run.core, dst, max(plan.dst_end if plan is not None else 0,
+                                                          dst.nbytes // ratio))
+    else:
+        mx = step_struct(run.scenario, step, "mx_params")
+        spec = MxScaleSpec(int(mx.xStartPosition), int(mx.yStartPosition), int(mx.xStep), int(mx.yStep),
+                           int(mx.srcStride), int(mx.dstStride))
+        plan = plan_mx_scales(spec) if spec.xStep and spec.yStep else None
+        skey, frac, ratio = "src_mx", 32, MX_RATIO
+        part_dst = mx_tensor(run.core, dst)
+    if plan is None:
+        raise UnsupportedError(f"explain: step {step_index} ({step.call}) moves no {part} (its steps are 0)")
+    sname, sbase = _ref(raw[skey])
+    src = run.tensors[sname][sbase] if sbase else run.tensors[sname]
+    mem = part_dst.memory.name
+    note = f"= {dst.memory.name} address / {ratio}"
+    return StepView(step_index, step.call, raw, plan, part_dst, src, f"{mem}[{dname}]", sname, 0, sbase, None,
+                    0, 0, part=part, frac_bytes=frac, note=note)
 
 
 def final_map(view: StepView) -> tuple[np.ndarray, np.ndarray]:
@@ -260,17 +338,19 @@ def dst_elements_of(view: StepView, dst_index: int | None = None, fractal: int |
         fe = view.frac_elems
         nf = cdiv(n, fe)
         if not 0 <= fractal < nf:
-            raise BoundsError(f"explain: fractal must be in [0, {nf - 1}] (512-B fractals of the "
-                              f"destination), but got {fractal}")
+            raise BoundsError(f"explain: fractal must be in [0, {nf - 1}] ({view.frac_bytes}-B fractals of "
+                              f"the destination), but got {fractal}")
         return list(range(fractal * fe, min((fractal + 1) * fe, n)))
     return sorted(set(view.plan.dst.tolist()))
 
 
-def provenance(run: Any, step_index: int, dst_elements) -> list[dict]:
+def provenance(run: Any, step_index: int, dst_elements, part: str = "data") -> list[dict]:
     """Where each destination element (index relative to the step's dst operand) came from.
 
-    Every dict has: dst_index, dst_tensor, dst_addr ("L0A 0x0040"), dst_byte, dst_fractal, dst_row, dst_col
-    (inside the 512-B destination fractal of 16 x C0), status ("read" | "pad" | "not written"), writes (times
+    Every dict has: part ("data" | "index" | "scales"), dst_index, dst_tensor, dst_addr ("L0A 0x0040"),
+    dst_byte, dst_fractal, dst_row, dst_col (inside the destination fractal of 16 rows: 512 B of 16 x C0;
+    for part "index" 128 B of 16 x 8 bytes, for "scales" 32 B of 16 x 2; `part` elements are bytes of the
+    index buffer / the MX region), status ("read" | "pad" | "not written"), writes (times
     written; > 1 is an overlap, the last write wins).
     "read": src_tensor, src_index (relative to the src operand), src_mem, src_byte, src_addr, src_nibble
     (4-bit only), src_fractal, frac_row, frac_col (fractal of 16 x C0 in the source).
@@ -279,7 +359,7 @@ def provenance(run: Any, step_index: int, dst_elements) -> list[dict]:
     outside the feature map. Load3D v1 reads: c, h, w, c1, c0. Matrix sources with a declared layout:
     row, col (logical matrix coordinates in the source tensor).
     """
-    view = step_view(run, step_index)
+    view = step_view(run, step_index, part)
     return _provenance(view, [int(e) for e in dst_elements])
 
 
@@ -300,8 +380,8 @@ def _provenance(view: StepView, elems: list[int]) -> list[dict]:
         byte, nib = _byte_of(view.dst, e)
         f, inner = divmod(e, fe)
         d: dict[str, Any] = {
-            "dst_index": e, "dst_tensor": view.dst_name, "dst_byte": byte, "dst_addr": _addr(dmem, byte, nib),
-            "dst_fractal": f,
+            "part": view.part, "dst_index": e, "dst_tensor": view.dst_name, "dst_byte": byte,
+            "dst_addr": _addr(dmem, byte, nib), "dst_fractal": f,
             "dst_row": inner // dc0, "dst_col": inner % dc0, "writes": int(counts[e]),
             "status": "read" if s >= 0 else ("pad" if s == PAD else "not written"),
         }
@@ -376,9 +456,10 @@ def _ranges(values) -> str:
     return ", ".join(parts)
 
 
-def summary(run: Any, step_index: int) -> dict[str, Any]:
-    """Structured step summary: instruction, fractals written, source span, pads, overlaps, window."""
-    view = step_view(run, step_index)
+def summary(run: Any, step_index: int, part: str = "data") -> dict[str, Any]:
+    """Structured step summary: instruction, fractals written, source span, pads, overlaps, window; for a
+    two-part instruction "second_part" holds the summary of the other part (index / scales)."""
+    view = step_view(run, step_index, part)
     return _summary(view)
 
 
@@ -388,7 +469,9 @@ def _summary(view: StepView) -> dict[str, Any]:
     written = np.flatnonzero(src_map != NOT_WRITTEN)
     out: dict[str, Any] = {
         "step": view.index, "call": view.call, "instr": plan.instr, "params": view.raw.get("params", {}),
-        "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})",
+        "part": view.part, "frac_bytes": view.frac_bytes,
+        "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})"
+               + (f" {view.note}" if view.note else ""),
         "src": (f"{view.src_name} ({view.src.memory.name} 0x{view.src.offset:04x}, {view.src.dtype.name})"
                 if view.src is not None else ""),
         "elements_written": int(written.size),
@@ -411,6 +494,8 @@ def _summary(view: StepView) -> dict[str, Any]:
         out["img2col"] = {"Ho": ho, "Wo": wo, "M": ho * wo, "K": spec.k_total,
                           "rows": _ranges(spec.window_rows()), "cols": _ranges(spec.window_cols()),
                           "layout": spec.layout}
+    if view.part == "data" and view.aux is not None:
+        out["second_part"] = _summary(view.aux)
     return out
 
 
@@ -421,15 +506,28 @@ def _fmt_params(params: Any) -> str:
     return f"{params.get('type', '')}{{{', '.join(items)}}}"
 
 
+def _part_line(s: dict[str, Any]) -> str:
+    """One line for the second part of a step (its own summary `s`)."""
+    fr = s["fractals_written"]
+    read = ""
+    if s["src_span"]:
+        mem, lo, hi = s["src_span"]
+        read = f"; read {mem} 0x{lo:04x}..0x{hi:04x}"
+    return (f"  + {s['part']}: {s['dst']}  <-  {s['src']}: {s['elements_written']} B in {len(fr)} fractal(s) "
+            f"of {s['frac_bytes']} B: {_ranges(fr)}{read}")
+
+
 def format_summary(s: dict[str, Any]) -> str:
-    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}  {_fmt_params(s['params'])}",
+    part = f" [part {s['part']}]" if s.get("part", "data") != "data" else ""
+    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}{part}  {_fmt_params(s['params'])}",
              f"  dst {s['dst']}" + (f"  <-  src {s['src']}" if s["src"] else "")]
     if "img2col" in s:
         g = s["img2col"]
         lines.append(f"  img2col matrix {g['M']} x {g['K']} (Ho={g['Ho']}, Wo={g['Wo']}); window rows m "
                      f"{g['rows']}, cols k {g['cols']}; stored as {g['layout']}")
     fr = s["fractals_written"]
-    lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of 512 B: {_ranges(fr)}")
+    fb = s.get("frac_bytes", FRACTAL_BYTES)
+    lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of {fb} B: {_ranges(fr)}")
     if s["src_span"]:
         mem, lo, hi = s["src_span"]
         lines.append(f"  read {mem} 0x{lo:04x}..0x{hi:04x} ({hi - lo + 1} B span)")
@@ -440,6 +538,8 @@ def format_summary(s: dict[str, Any]) -> str:
                      f"(e.g. {ex}); the last write wins")
     else:
         lines.append("  overlaps: none")
+    if "second_part" in s:
+        lines.append(_part_line(s["second_part"]))
     return "\n".join(lines)
 
 
@@ -468,6 +568,17 @@ def describe(d: dict) -> str:
     return f"{head} <- {src}: {coords}{l3d}{extra}"
 
 
+def _matrix_cont(p: dict, d: dict) -> bool:
+    """d continues p's run: along a matrix row, or (Zn: memory runs down a column) along a matrix column
+    inside one source fractal row; without matrix coordinates, inside one source fractal row."""
+    same_frac_row = (d["src_fractal"], d["frac_row"]) == (p["src_fractal"], p["frac_row"])
+    if "row" not in d or "row" not in p:
+        return "row" not in d and "row" not in p and same_frac_row
+    if d["row"] == p["row"]:
+        return True
+    return same_frac_row and d["col"] == p["col"] and d["row"] == p["row"] + 1
+
+
 def _runs(prov: list[dict]) -> list[list[dict]]:
     """Group consecutive elements of one destination fractal row that read consecutive source elements
     (or are all pad / unwritten), so a fractal prints as a few lines per row."""
@@ -481,8 +592,7 @@ def _runs(prov: list[dict]) -> list[list[dict]]:
             cont = (d["status"] == p["status"] != "read") or (
                 d["status"] == p["status"] == "read" and d["src_index"] == p["src_index"] + 1
                 and d.get("h") == p.get("h") and d.get("w") == p.get("w") and d.get("m") == p.get("m")
-                and d.get("row", 0) == p.get("row", 0) and d["writes"] == p["writes"] == 1
-                and ("row" in d or (d["src_fractal"], d["frac_row"]) == (p["src_fractal"], p["frac_row"])))
+                and d["writes"] == p["writes"] == 1 and _matrix_cont(p, d))
             if same_row and cont:
                 g.append(d)
                 continue
@@ -516,15 +626,20 @@ def describe_run(g: list[dict]) -> str:
         coords = f"matrix row {a['row']}, cols {a['col']}..{b['col']}"
     else:
         coords = f"fractal {a['src_fractal']} row {a['frac_row']} cols {a['frac_col']}..{b['frac_col']}"
-        if "row" in a:
+        if "row" in a and a["row"] == b["row"]:
             coords += f" = matrix row {a['row']}, cols {a['col']}..{b['col']}"
+        elif "row" in a:  # a Zn fractal row is a piece of one matrix column
+            coords += f" = matrix col {a['col']}, rows {a['row']}..{b['row']}"
     return f"{head} <- {src}: {coords}{l3d}"
 
 
-def explain_step(run: Any, step_index: int, dst_index: int | None = None, fractal: int | None = None) -> str:
+def explain_step(run: Any, step_index: int, dst_index: int | None = None, fractal: int | None = None,
+                 part: str = "data") -> str:
     """Text explanation of step `step_index`: the summary, then one element (`dst_index`), one destination
-    fractal (`fractal`, grouped into runs) or, by default, the first destination fractal written."""
-    view = step_view(run, step_index)
+    fractal (`fractal`, grouped into runs) or, by default, the first destination fractal written.
+    `part` = "index" / "scales" explains the second region of LoadDataWithSparse / Load2DMX instead (indices
+    are then bytes of the index buffer / MX region, fractals 128 / 32 B)."""
+    view = step_view(run, step_index, part)
     text = [format_summary(_summary(view))]
     if dst_index is not None or fractal is not None:
         elems = dst_elements_of(view, dst_index, fractal)
