@@ -22,8 +22,18 @@ from .core import Core
 from .errors import AscsimError
 from .memory import LocalTensor
 from .params import (
+    CFG_COLUMN_MAJOR,
+    CFG_NZ,
+    CFG_ROW_MAJOR,
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    CO2Layout,
+    DataCopyParams,
+    Dn2NzParams,
+    FixpipeConfig,
+    FixpipeParamsArch3510,
+    FixpipeParamsV220,
     IsResetLoad3dConfig,
+    Load2DBitModeParam,
     Load3DBitModeParam,
     LoadData2DMxParams,
     LoadData2DParams,
@@ -36,8 +46,13 @@ from .params import (
     LoadDataRepeatParam,
     LoadDataRepeatParamWithStride,
     MmadParams,
+    Nd2NzParams,
+    Nz2DnParams,
+    Nz2NdParams,
+    QuantMode_t,
     SetFMatrixBitModeParams,
 )
+from .plan import ExecReport
 
 __all__ = [
     "use", "FmatrixMode", "TPosition", "LoadData", "LoadDataWithStride", "LoadDataWithTranspose",
@@ -47,7 +62,10 @@ __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData2DMxParams",
     "LoadData2DParams", "LoadData2DParamsV2", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
-    "LoadDataRepeatParamWithStride", "MmadParams", "SetFMatrixBitModeParams",
+    "LoadDataRepeatParamWithStride", "MmadParams", "SetFMatrixBitModeParams", "Load2DBitModeParam",
+    "DataCopyParams", "Nd2NzParams", "Dn2NzParams", "FixpipeParamsV220", "FixpipeParamsArch3510",
+    "Nz2NdParams", "Nz2DnParams", "QuantMode_t", "CO2Layout", "FixpipeConfig", "CFG_ROW_MAJOR", "CFG_NZ",
+    "CFG_COLUMN_MAJOR",
 ]
 
 _current: list[Core] = []
@@ -95,7 +113,7 @@ def _pos(p: object) -> str | None:
 
 
 def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dConfig | None = None,  # noqa: N802
-             Dst: object = None, Src: object = None):
+             Dst: object = None, Src: object = None) -> ExecReport:
     """`LoadData(dst, src, params)`; `LoadData(dst, src, srcMx, params, mxParams)` for Load2DMX;
     `LoadData<Dst, Src>(dst, src, bitModeParam)` as `LoadData(dst, src, bm, Dst=TPosition.A2, Src=...)`."""
     core = _core_of(dst, src)
@@ -106,38 +124,44 @@ def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dCon
 
 
 def LoadDataWithStride(dst: LocalTensor, src: LocalTensor, params,  # noqa: N802
-                       config: IsResetLoad3dConfig | None = None):
+                       config: IsResetLoad3dConfig | None = None) -> ExecReport:
+    """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950; doc: LoadDataWithStride.md)."""
     return _core_of(dst, src).load_data_with_stride(dst, src, params, config)
 
 
-def LoadDataWithTranspose(dst: LocalTensor, src: LocalTensor, params):  # noqa: N802
+def LoadDataWithTranspose(dst: LocalTensor, src: LocalTensor, params) -> ExecReport:  # noqa: N802
+    """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])` (doc: LoadDataWithTranspose.md)."""
     return _core_of(dst, src).load_data_with_transpose(dst, src, params)
 
 
-def LoadDataWithSparse(dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params):  # noqa: N802
+def LoadDataWithSparse(dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params) -> ExecReport:  # noqa: N802
+    """`LoadDataWithSparse(dst, src, idx, LoadData2DParams)` (A2/A3; doc: LoadDataWithSparse.md)."""
     return _core_of(dst, src).load_data_with_sparse(dst, src, idx, params)
 
 
-def Mmad(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args):  # noqa: N802
+def Mmad(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
     """`Mmad(c, a, b, params)` or `Mmad(c, a, b, bias, params)`."""
     bias, params = (None, args[0]) if len(args) == 1 else args
     return _core_of(c, a, b).mmad(c, a, b, params, bias)
 
 
-def MmadWithSparse(c: LocalTensor, a: LocalTensor, b: LocalTensor, params):  # noqa: N802
+def MmadWithSparse(c: LocalTensor, a: LocalTensor, b: LocalTensor, params) -> ExecReport:  # noqa: N802
+    """`MmadWithSparse(c, a, b, MmadParams)` (A2/A3; doc: MmadWithSparse.md)."""
     return _core_of(c, a, b).mmad_with_sparse(c, a, b, params)
 
 
-def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args):  # noqa: N802
+def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
+    """`MmadMx(c, a, b, params)` or `MmadMx(c, a, b, bias, params)` (950; doc: MmadMx.md)."""
     bias, params = (None, args[0]) if len(args) == 1 else args
     return _core_of(c, a, b).mmad_mx(c, a, b, params, bias)
 
 
-def DataCopy(dst: LocalTensor, src: LocalTensor, params, enableSmallC0: bool = False):  # noqa: N802,N803
+def DataCopy(dst: LocalTensor, src: LocalTensor, params, enableSmallC0: bool = False) -> ExecReport:  # noqa: N802,N803
+    """`DataCopy(dst, src, params)` GM -> L1: a count, DataCopyParams, Nd2NzParams or Dn2NzParams."""
     return _core_of(dst, src).data_copy(dst, src, params, enable_small_c0=enableSmallC0)
 
 
-def Fixpipe(dst: LocalTensor, src: LocalTensor, params, config=None, cbufWorkspace=None):  # noqa: N802,N803
+def Fixpipe(dst: LocalTensor, src: LocalTensor, params, config=None, cbufWorkspace=None) -> ExecReport:  # noqa: N802,N803
     """`Fixpipe<T, U, config>(dst, src, params)`: pass the FixpipeConfig (CFG_ROW_MAJOR, CFG_NZ, ...)."""
     return _core_of(src, dst).fixpipe(dst, src, params, config, cbufWorkspace)
 
@@ -158,12 +182,15 @@ def SetLoadDataPaddingValue(padValue: float, dtype: str = "half") -> None:  # no
 
 
 def SetLoadDataRepeat(params: LoadDataRepeatParam) -> None:  # noqa: N802
+    """`SetLoadDataRepeat(LoadDataRepeatParam)` (doc: SetLoadDataRepeat.md)."""
     _core_of().set_load_data_repeat(params)
 
 
 def SetLoadDataRepeatWithStride(params: LoadDataRepeatParamWithStride) -> None:  # noqa: N802
+    """`SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride)` (950)."""
     _core_of().set_load_data_repeat(params)
 
 
 def SetLoadDataBoundary(boundaryValue: int) -> None:  # noqa: N802,N803
+    """`SetLoadDataBoundary(boundaryValue)` (A2/A3; doc: SetLoadDataBoundary.md)."""
     _core_of().set_load_data_boundary(boundaryValue)

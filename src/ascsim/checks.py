@@ -7,30 +7,41 @@ from .memory import LocalTensor, memory_of
 
 
 def in_range(instr: str, name: str, value: object, lo: int, hi: int) -> int:
-    not_int = ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}")
+    """`value` as an int in [lo, hi]; ParamRangeError for a non-integral value or one out of range."""
     try:
         v = int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise not_int from None
-    if v != value and not isinstance(value, bool):
-        raise not_int
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
+        v = None
+    if v is None or (v != value and not isinstance(value, bool)):
+        # built only on failure: in_range runs on every uncached instruction call
+        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], but got {value!r}")
     if not lo <= v <= hi:
         raise ParamRangeError(f"{instr}: {name} must be in [{lo}, {hi}], but got {v}")
     return v
 
 
 def flag(instr: str, name: str, value: object) -> bool:
+    """`value` as a bool; ParamRangeError unless it is 0, 1, True or False."""
     if value not in (0, 1, True, False):
         raise ParamRangeError(f"{instr}: {name} must be a bool (true/false), but got {value!r}")
     return bool(value)
 
 
 def multiple(instr: str, name: str, value: int, m: int, why: str = "") -> None:
+    """ParamRangeError unless `value` is a multiple of `m` (`why` is appended to the rule)."""
     if value % m:
         raise ParamRangeError(f"{instr}: {name} must be a multiple of {m}{why}, but got {value}")
 
 
+def same_dtype(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
+    """UnsupportedError unless dst and src have the same element type (a copy does not convert)."""
+    if dst.dtype != src.dtype:
+        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
+                               f"{dst.dtype.name} and {src.dtype.name}")
+
+
 def aligned(instr: str, what: str, t: LocalTensor, align: int) -> None:
+    """AlignmentError unless the tensor's byte offset is a multiple of `align`."""
     if t.offset % align:
         raise AlignmentError(
             f"{instr}: {what} address must be {align}-byte aligned in {t.memory.name}, "
@@ -39,6 +50,7 @@ def aligned(instr: str, what: str, t: LocalTensor, align: int) -> None:
 
 
 def position(instr: str, what: str, t: LocalTensor, allowed: tuple[str, ...]) -> None:
+    """UnsupportedError unless the tensor lives in one of the `allowed` memories."""
     if t.memory.name not in allowed:
         raise UnsupportedError(
             f"{instr}: {what} must be in {' or '.join(allowed)}, but got TPosition {t.position} "

@@ -9,7 +9,8 @@ memory, so a rejected call changes nothing.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from .chips import ChipProfile, get_chip
 from .dtypes import DType, get_dtype, pad_pattern
 from .errors import ParamRangeError, UnsupportedError
 from .memory import MARKER, LocalTensor, Memory, memory_of
-from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride
+from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
 from .plan import ExecReport
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
@@ -42,6 +43,8 @@ class Fmatrix:
 
 @dataclass(frozen=True)
 class RepeatConfig:
+    """The Load3D repeat register written by SetLoadDataRepeat[WithStride] (doc: SetLoadDataRepeat.md)."""
+
     repeatStride: int = 0
     repeatTime: int = 1
     repeatMode: int = 0
@@ -50,6 +53,8 @@ class RepeatConfig:
 
 @dataclass
 class Registers:
+    """The load registers of one core; every instruction reads them, the setters write them."""
+
     fmatrix_left: Fmatrix = field(default_factory=Fmatrix)
     fmatrix_right: Fmatrix = field(default_factory=Fmatrix)
     padding: int = 0  # raw bit pattern; the instruction reads the low bits of its element width
@@ -126,16 +131,16 @@ class Core:
         return t
 
     # -- registers ----------------------------------------------------------------------------------
-    def set_fmatrix(self, l1H: int, l1W: int, padList, mode: str = "FMATRIX_LEFT") -> None:
+    def set_fmatrix(self, l1H: int, l1W: int, padList: Sequence[int], mode: str = "FMATRIX_LEFT") -> None:
         """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
         self._set_fmatrix("SetFmatrix", l1H, l1W, padList, mode)
 
-    def set_fmatrix_bitmode(self, param, mode: str = "FMATRIX_LEFT") -> None:
+    def set_fmatrix_bitmode(self, param: SetFMatrixBitModeParams, mode: str = "FMATRIX_LEFT") -> None:
         """SetFmatrix(SetFMatrixBitModeParams, FmatrixMode) (950; SetFmatrixBitMode.md 表3)."""
         d = param.as_dict()
         self._set_fmatrix("SetFmatrixBitMode", d["l1H"], d["l1W"], [d[f"padList{i}"] for i in range(4)], mode)
 
-    def _set_fmatrix(self, instr: str, l1H: int, l1W: int, padList, mode: str) -> None:
+    def _set_fmatrix(self, instr: str, l1H: int, l1W: int, padList: Sequence[int], mode: str) -> None:
         self.chip.check(instr, instr=instr)
         h = checks.in_range(instr, "l1H", l1H, 1, 32767)  # doc: SetFmatrix.md 表1, l1H/l1W in [1, 32767]
         w = checks.in_range(instr, "l1W", l1W, 1, 32767)
@@ -181,9 +186,6 @@ class Core:
             self.regs.fmatrix_left = fm
         if pad is not None:
             self.regs.padding = pad
-
-    def _set_repeat_dst_stride(self, ds: int) -> None:
-        self.regs.repeat = replace(self.regs.repeat, dstStride=ds)
 
     # -- instructions ---------------------------------------------------------------------------------
     def load_data(self, dst: LocalTensor, src: LocalTensor, params, config=None, *,
@@ -274,7 +276,8 @@ def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
                               f"({e})") from None
 
 
-def _pad_list(instr: str, padList) -> tuple[int, int, int, int]:
+def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:
+    """padList [left, right, top, bottom] as a checked tuple (each in [0, 255], doc: SetFmatrix.md 表1)."""
     pads = list(padList)
     if len(pads) != 4:
         raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], "

@@ -125,8 +125,13 @@ def _ref(ref: Any) -> str:
     return f"{ref['tensor']}[{index}]" if index else ref["tensor"]
 
 
+def _name(ref: Any) -> str:
+    """The tensor name of a step's tensor argument (`name` or `{tensor = name, index = i}`)."""
+    return ref if isinstance(ref, str) else ref["tensor"]
+
+
 def _dtype_of(sc: Scenario, ref: Any) -> DType:
-    return sc.tensors[ref if isinstance(ref, str) else ref["tensor"]].dtype
+    return sc.tensors[_name(ref)].dtype
 
 
 # -- structs --------------------------------------------------------------------------------------------
@@ -136,7 +141,7 @@ def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
                  raw: dict | None = None) -> list[str]:
     """Declaration lines that build `obj` in C++ as variable `var` (dt: the T of templated structs)."""
     cls = type(obj).__name__
-    if isinstance(obj, P.Load3DBitModeParam) or cls == "Load2DBitModeParam":
+    if isinstance(obj, (P.Load3DBitModeParam, P.Load2DBitModeParam)):
         return _bitmode_lines(obj, var, raw or {})
     arity = _CTOR_ARITY.get(cls, 0)
     if cls == "LoadDataRepeatParam" and (chip == "ascend950" or obj.dstStride):
@@ -239,7 +244,7 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
         mx = step_struct(sc, step, "mx_params")
         return lines + struct_lines(mx, "mxParams") + [
             f"AscendC::LoadData({dst}, {src}, {tensors['src_mx']}, {var}, mxParams);"]
-    if isinstance(p, P.Load3DBitModeParam) or type(p).__name__ == "Load2DBitModeParam":
+    if isinstance(p, (P.Load3DBitModeParam, P.Load2DBitModeParam)):
         dpos = s.get("dst_pos", sc.tensors[_name(s["dst"])].position)
         spos = s.get("src_pos", sc.tensors[_name(s["src"])].position)
         tpl = f"AscendC::TPosition::{dpos}, AscendC::TPosition::{spos}, {dt.name}"
@@ -252,6 +257,3 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
                         f"AscendC::{fn}<{dt.name}, cfg>({dst}, {src}, {var});"]
     return lines + [f"AscendC::{fn}({dst}, {src}, {var});"]
 
-
-def _name(ref: Any) -> str:
-    return ref if isinstance(ref, str) else ref["tensor"]

@@ -59,12 +59,11 @@ def _conv_case(chip: str, dtype: str, rng: np.random.Generator) -> DemoRow:
     ref = conv2d_reference(x, wt, 1, 1, 1)
     err = float(np.max(np.abs(np.asarray(y, dtype=np.float64) - ref)))
     tol = 0.0 if dt.kind == "int" else 1e-3 * float(np.max(np.abs(ref)))
-    instr = ", ".join(f"{v} {k}" for k, v in stats["instructions"].items())
-    return DemoRow(f"conv2d 1x{c}x{h}x{w} -> {o}, {k}x{k} pad 1", chip, dt.name, instr,
-                   int(stats["bytes_moved"]), err, err <= tol, secs)
+    return _row(f"conv2d 1x{c}x{h}x{w} -> {o}, {k}x{k} pad 1", chip, dt.name, stats, err, tol, secs)
 
 
 def _row(name: str, chip: str, dtype: str, stats: dict, err: float, tol: float, secs: float) -> DemoRow:
+    """One table row from a flow's stats; the case passes when the max error is within `tol`."""
     instr = ", ".join(f"{v} {k}" for k, v in stats["instructions"].items())
     return DemoRow(name, chip, dtype, instr, int(stats["bytes_moved"]), err, err <= tol, secs)
 

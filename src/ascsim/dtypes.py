@@ -15,6 +15,7 @@ so NaN is encoded as 0x0 for both fp4 types.  e8m0 uses its own encoder (§6: Na
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import en_dtypes
@@ -207,6 +208,16 @@ _FMT: dict[str, tuple[int, int, int, str]] = {  # name -> (ebits, mbits, bias, s
 }
 
 
+@cache
+def _decode_table(name: str) -> np.ndarray:
+    """Value of every code of a `_FMT` format, by `_minifloat_decode` (at most 2^16 entries), so decoding
+    is one gather: Mmad decodes whole operands on every call."""
+    ebits, mbits, bias, special = _FMT[name]
+    table = _minifloat_decode(np.arange(1 << (1 + ebits + mbits)), ebits, mbits, bias, special)
+    table.flags.writeable = False
+    return table
+
+
 def _check_raw(dt: DType, raw: Any) -> np.ndarray:
     r = np.asarray(raw)
     if r.dtype == dt.raw_dtype and not dt.is_4bit:
@@ -236,7 +247,7 @@ def decode(dtype: Any, raw: Any) -> np.ndarray:
         return np.where(r == 0xFF, np.nan, np.ldexp(1.0, r.astype(np.int64) - 127))
     if dt is FLOAT:
         return r.view(np.float32).astype(np.float64)
-    return _minifloat_decode(r, *_FMT[dt.name])
+    return _decode_table(dt.name)[r.ravel()].reshape(r.shape)
 
 
 # ---------------------------------------------------------------- encoders

@@ -33,8 +33,3 @@ class HazardError(AscsimError):
 
 class HazardWarning(UserWarning):
     """A hazard the hardware allows, e.g. a write past the destination LocalTensor inside the memory."""
-
-
-def fail(cls: type[AscsimError], instr: str, param: str, value: object, allowed: str) -> AscsimError:
-    """Build the canonical message: '<instr>: <param> <allowed>, but got <value>'."""
-    return cls(f"{instr}: {param} {allowed}, but got {value!r}")

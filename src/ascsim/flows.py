@@ -37,6 +37,20 @@ from .plan import ExecReport
 _KT = 32  # K tiles are multiples of 32: C0 for every cube dtype here and the 950 b8 32-row rule
 
 
+def mmad_c_type(core: Core, dt: DType, instr: str) -> DType:
+    """The Mmad C (L0C) type for dt x dt operands: int32_t for integers, float otherwise; raises if the
+    chip does not document the combination (the Mmad combos of `ascsim.chips`, from Mmad.md)."""
+    ct = get_dtype("int32_t" if dt.kind == "int" else "float")
+    core.chip.check_combo("Mmad", (dt.name, dt.name, ct.name), instr=instr)
+    return ct
+
+
+def flow_stats(reports: Sequence[ExecReport], **extra: object) -> dict:
+    """What a flow reports: instructions (count by kind), bytes_moved (bytes written), then `extra`."""
+    return {"instructions": dict(Counter(r.instr for r in reports)),
+            "bytes_moved": sum(r.bytes_written for r in reports), **extra}
+
+
 def _pair(name: str, v: int | Sequence[int]) -> tuple[int, int]:
     if isinstance(v, (int, np.integer)):
         return int(v), int(v)
@@ -126,8 +140,7 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
     (bytes written by the instructions), tiles (number of (m, n, k) tiles), tile_shape.
     """
     dt = get_dtype(dtype)
-    ct = get_dtype("int32_t" if dt.kind == "int" else "float")
-    core.chip.check_combo("Mmad", (dt.name, dt.name, ct.name), instr="conv2d")
+    ct = mmad_c_type(core, dt, "conv2d")
     x = np.asarray(x_nchw)
     w = np.asarray(w_oihw)
     if x.ndim != 4 or x.shape[0] != 1:
@@ -206,14 +219,9 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
             rows = min(mext, m_all - m0)
             y[m0 : m0 + rows, n0 : n0 + next_] = tile[:rows]
 
-    stats = {
-        "instructions": dict(Counter(r.instr for r in reports)),
-        "bytes_moved": sum(r.bytes_written for r in reports),
-        "tiles": n_tiles,
-        "tile_shape": (mt, nt, kt),
-    }
+    stats = flow_stats(reports, tiles=n_tiles, tile_shape=(mt, nt, kt))
     out = y.T.reshape(1, n_all, ho, wo)
     return out.astype(np.int32 if ct.kind == "int" else np.float32), stats
 
 
-__all__ = ["conv2d", "weights_to_b", "img2col_column", "channel_size_for"]
+__all__ = ["conv2d", "weights_to_b", "img2col_column", "channel_size_for", "mmad_c_type", "flow_stats"]

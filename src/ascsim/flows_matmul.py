@@ -35,7 +35,6 @@ fractals, so Mmad runs with kDirectionAlign = true (K-方向对齐约束.md 2). 
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +42,7 @@ import numpy as np
 from .core import Core
 from .dtypes import DType, get_dtype
 from .errors import ParamRangeError, UnsupportedError
+from .flows import flow_stats, mmad_c_type
 from .layouts import R0, align, cdiv
 from .memory import LocalTensor
 from .params import (
@@ -373,12 +373,6 @@ def _tiles(m: int, n: int, k: int, dt: DType, core: Core, tiles: tuple[int, int,
     return mt, nt, kt
 
 
-def _c_type(core: Core, dt: DType, instr: str) -> DType:
-    ct = get_dtype("int32_t" if dt.kind == "int" else "float")
-    core.chip.check_combo("Mmad", (dt.name, dt.name, ct.name), instr=instr)
-    return ct
-
-
 def _fixpipe(core: Core, c_gm: LocalTensor, l0c: LocalTensor, m: int, n: int, ha: int, ld: int
              ) -> ExecReport:
     """Fixpipe NZ2ND L0C -> GM: m x n valid block, L0C column height ha, GM row length ld (NZ2ND.md)."""
@@ -412,7 +406,7 @@ def matmul(core: Core, a, b, *, a_trans: bool = False, b_trans: bool = False, a_
     except UnsupportedError as e:
         raise UnsupportedError(f"matmul: dtype must name an ascsim element type, but got "
                                f"{dtype if dtype is not None else a.dtype} ({e})") from None
-    ct = _c_type(core, dt, "matmul")
+    ct = mmad_c_type(core, dt, "matmul")
     m, k = (a.shape[1], a.shape[0]) if a_trans else a.shape
     kb_, n = (b.shape[1], b.shape[0]) if b_trans else b.shape
     if kb_ != k:
@@ -456,9 +450,7 @@ def matmul(core: Core, a, b, *, a_trans: bool = False, b_trans: bool = False, a_
                 n_tiles += 1
             reports.append(_fixpipe(core, c_gm[m0 * n + n0], l0c, me, ne, ha, n))
     c = c_gm.read().reshape(m, n)
-    stats = {"instructions": dict(Counter(r.instr for r in reports)),
-             "bytes_moved": sum(r.bytes_written for r in reports), "tiles": n_tiles,
-             "tile_shape": (mt, nt, kt), "loads": (la, lb)}
+    stats = flow_stats(reports, tiles=n_tiles, tile_shape=(mt, nt, kt), loads=(la, lb))
     return c.astype(np.int32 if ct.kind == "int" else np.float32), stats
 
 
@@ -514,8 +506,7 @@ def sparse_matmul(core: Core, a_int8, b_2to4_int8, *, a_load: str = "auto") -> t
     reports.append(core.mmad_with_sparse(c, a2, b2, MmadParams(ha, n, k)))
     c_gm = core.global_tensor("int32_t", m * n)
     reports.append(_fixpipe(core, c_gm, c, m, n, ha, n))
-    stats = {"instructions": dict(Counter(r.instr for r in reports)),
-             "bytes_moved": sum(r.bytes_written for r in reports), "tiles": 1, "loads": (la, "sparse")}
+    stats = flow_stats(reports, tiles=1, loads=(la, "sparse"))
     return c_gm.read().reshape(m, n).astype(np.int32), stats
 
 
@@ -593,8 +584,7 @@ def mx_matmul(core: Core, a, scale_a, b, scale_b, fmt: str = "e4m3", *, b_trans:
     reports.append(core.mmad_mx(c, a2, b2, MmadParams(ha, nb, k)))
     c_gm = core.global_tensor("float", m * n)
     reports.append(_fixpipe(core, c_gm, c, m, n, ha, n))
-    stats = {"instructions": dict(Counter(r.instr for r in reports)),
-             "bytes_moved": sum(r.bytes_written for r in reports), "tiles": 1}
+    stats = flow_stats(reports, tiles=1)
     return c_gm.read().reshape(m, n).astype(np.float32), stats
 
 

@@ -15,10 +15,12 @@ R0 = 16  # rows of every A-side / NZ fractal
 
 
 def cdiv(a: int, b: int) -> int:
+    """ceil(a / b) for integers."""
     return -(-a // b)
 
 
 def align(a: int, b: int) -> int:
+    """`a` rounded up to a multiple of `b`."""
     return cdiv(a, b) * b
 
 
@@ -58,19 +60,20 @@ def _scatter(x: np.ndarray, offsets: np.ndarray, size: int, fill) -> np.ndarray:
     return out
 
 
-def _grid(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def grid(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column index of every element of a rows x cols matrix (two rows x cols arrays)."""
     return np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
 
 
 def nd_to_zz(x: np.ndarray, c0: int, fill=0) -> np.ndarray:
     """Row-major matrix -> flat Zz (partial fractals padded with `fill`)."""
     rows, cols = x.shape
-    r, c = _grid(rows, cols)
+    r, c = grid(rows, cols)
     return _scatter(x, zz_offset(r, c, cols, c0), align(rows, R0) * align(cols, c0), fill)
 
 
 def zz_to_nd(flat: np.ndarray, rows: int, cols: int, c0: int) -> np.ndarray:
-    r, c = _grid(rows, cols)
+    r, c = grid(rows, cols)
     return np.asarray(flat)[zz_offset(r, c, cols, c0)]
 
 
@@ -78,24 +81,24 @@ def nd_to_nz(x: np.ndarray, c0: int, stride: int | None = None, fill=0) -> np.nd
     """Row-major matrix -> flat Nz with column stride `stride` fractals (default ceil(rows/16))."""
     rows, cols = x.shape
     s = cdiv(rows, R0) if stride is None else stride
-    r, c = _grid(rows, cols)
+    r, c = grid(rows, cols)
     return _scatter(x, nz_offset(r, c, rows, c0, s), s * R0 * align(cols, c0), fill)
 
 
 def nz_to_nd(flat: np.ndarray, rows: int, cols: int, c0: int, stride: int | None = None) -> np.ndarray:
-    r, c = _grid(rows, cols)
+    r, c = grid(rows, cols)
     return np.asarray(flat)[nz_offset(r, c, rows, c0, stride)]
 
 
 def nd_to_zn(b: np.ndarray, k0: int, fill=0) -> np.ndarray:
     """K x N matrix B -> flat Zn (the L0B layout)."""
     k_rows, n_cols = b.shape
-    k, n = _grid(k_rows, n_cols)
+    k, n = grid(k_rows, n_cols)
     return _scatter(b, zn_offset(k, n, n_cols, k0), align(k_rows, k0) * align(n_cols, R0), fill)
 
 
 def zn_to_nd(flat: np.ndarray, k_rows: int, n_cols: int, k0: int) -> np.ndarray:
-    k, n = _grid(k_rows, n_cols)
+    k, n = grid(k_rows, n_cols)
     return np.asarray(flat)[zn_offset(k, n, n_cols, k0)]
 
 

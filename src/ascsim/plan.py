@@ -11,7 +11,9 @@ untouched.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -21,9 +23,11 @@ from .memory import LocalTensor
 
 PAD = -1
 _UNITS = (32, 16, 8, 4, 2, 1)
+_T = TypeVar("_T")
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
+def frozen_offsets(a: np.ndarray) -> np.ndarray:
+    """A contiguous, read-only int64 copy of an offset array (safe to share from a cache)."""
     a = np.ascontiguousarray(a, dtype=np.int64)
     a.flags.writeable = False
     return a
@@ -61,15 +65,16 @@ class Plan:
             d, s = d[last], s[last]
         unit, du, su, pu = _coarsen(bits, d, s)
         valid = s >= 0
-        dst_end = 0 if d.size == 0 else _byte_end(int(d.max()), bits)
-        src_end = 0 if not valid.any() else _byte_end(int(s[valid].max()), bits)
+        dst_end = byte_end(d, bits)
+        src_end = byte_end(s[valid], bits)
         dense = None
         n_units = du.size + pu.size
         if unit and n_units and dst_end == n_units * unit:  # every unit of [0, dst_end) is written
-            dense = np.zeros(n_units, dtype=np.intp)
+            dense = np.zeros(n_units, dtype=np.intp)  # intp: what ndarray.take indexes with, no conversion
             dense[du] = su
-            dense = _frozen(dense).astype(np.intp)
-        return cls(instr, bits, _frozen(dst), _frozen(src), unit, _frozen(du), _frozen(su), _frozen(pu),
+            dense.flags.writeable = False
+        f = frozen_offsets
+        return cls(instr, bits, f(dst), f(src), unit, f(du), f(su), f(pu),
                    dst_end, src_end, dict(info or {}), dense, int((~valid).sum()))
 
     def __repr__(self) -> str:
@@ -95,8 +100,9 @@ class Plan:
         return out
 
 
-def _byte_end(last_elem: int, bits: int) -> int:
-    return ((last_elem + 1) * bits + 7) // 8
+def byte_end(offsets: np.ndarray, bits: int) -> int:
+    """Bytes from the tensor start to one past the last element in `offsets` (0 when empty)."""
+    return 0 if offsets.size == 0 else ((int(offsets.max()) + 1) * bits + 7) // 8
 
 
 def _coarsen(bits: int, d: np.ndarray, s: np.ndarray):
@@ -126,6 +132,27 @@ def pad_block(unit: int, bits: int, pattern: int) -> np.ndarray:
         return np.full(max(unit, 1), byte, dtype=np.uint8)
     one = np.array([pattern & ((1 << bits) - 1)], dtype=f"<u{bits // 8}").view(np.uint8)
     return np.tile(one, unit // one.size)
+
+
+class PreparedCache(dict):
+    """Validated, value-only results of instruction calls (spec, pad pattern, ...), keyed by everything
+    they depend on (chip, memories, dtypes, params snapshot, registers).
+
+    Callers look up with `get` (the hot path stays one dict lookup) and store with `add` only after the
+    validation returned, so a bad call raises every time and never enters the cache. Calls repeat few
+    shapes, so the cache simply empties itself when it outgrows `maxsize`.
+    """
+
+    def __init__(self, maxsize: int = 4096) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def add(self, key: Hashable, value: _T) -> _T:
+        """Store `value` under `key` (emptying a full cache first) and return it."""
+        if len(self) > self.maxsize:
+            self.clear()
+        self[key] = value
+        return value
 
 
 @dataclass(slots=True)
@@ -158,11 +185,19 @@ def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bo
             f"{plan.instr}: reads {plan.src_end} B from {src.position}@0x{src.offset:x}, past the "
             f"source LocalTensor ({src.nbytes} B)"
         )
+    report_hazards(hazards, strict, stacklevel=4)
+    return hazards
+
+
+def report_hazards(hazards: list[str], strict: bool, stacklevel: int = 2) -> None:
+    """Raise the first hazard as HazardError when `strict`, else warn each one as a HazardWarning.
+
+    `stacklevel` counts from the caller, as if it called `warnings.warn` itself.
+    """
     for h in hazards:
         if strict:
             raise HazardError(h)
-        warnings.warn(h, HazardWarning, stacklevel=4)
-    return hazards
+        warnings.warn(h, HazardWarning, stacklevel=stacklevel + 1)
 
 
 _VOID = {u: np.dtype(f"V{u}") for u in _UNITS}
@@ -214,8 +249,9 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
             else:
                 sview = src.memory.data[src.offset : src.offset + plan.src_end].view(vu)
                 if plan.dense_src is not None:
-                    # indices are in range by construction (src_end bounds them): skip numpy's check
-                    np.take(sview, plan.dense_src, out=dview, mode="clip")
+                    # indices are in range by construction (src_end bounds them): skip numpy's check;
+                    # the method form skips np.take's Python wrappers (this is the per-call hot path)
+                    sview.take(plan.dense_src, out=dview, mode="clip")
                 else:
                     dview[plan.dst_units] = sview[plan.src_units]
         if plan.pad_units.size:

@@ -55,7 +55,7 @@ from . import params as P
 from .core import Core
 from .dtypes import DType, get_dtype
 from .errors import AscsimError
-from .layouts import chw_to_fmap_l1, nd_to_nz, nd_to_zn, nd_to_zz
+from .layouts import align, chw_to_fmap_l1, nd_to_nz, nd_to_zn, nd_to_zz
 from .memory import POSITION_MEMORY, LocalTensor
 from .plan import ExecReport
 
@@ -248,8 +248,7 @@ def _tensor_spec(sc: Scenario, name: str, t: Any) -> TensorSpec:
 
 
 def _laid_out_size(layout: str, shape: tuple[int, ...], dt: DType) -> int:
-    from .layouts import align
-
+    """Elements a tensor needs to hold a `shape` matrix / feature map in `layout` (fractals padded)."""
     if layout in ("nz", "zz"):
         return align(shape[0], 16) * align(shape[1], dt.c0)
     if layout == "zn":
@@ -553,15 +552,13 @@ def _resolve(run: ScenarioRun, ref: Any) -> LocalTensor:
 def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
     sc, core, s = run.scenario, run.core, step.raw
     call = step.call
-    p = _struct(sc, f"{step.line}.params", s["params"]) if "params" in s else None
+    p = step_struct(sc, step) if "params" in s else None
     if call == "LoadData":
         dst, src = _resolve(run, s["dst"]), _resolve(run, s["src"])
         if "src_mx" in s:
-            mx = _struct(sc, f"{step.line}.mx_params", s.get("mx_params", {"type": "LoadData2DMxParams"}))
+            mx = step_struct(sc, step, "mx_params")
             return core.load_data_mx(dst, src, _resolve(run, s["src_mx"]), p, mx)
-        cfg = s.get("config")
-        cfg = P.IsResetLoad3dConfig(**cfg) if isinstance(cfg, dict) else None
-        return core.load_data(dst, src, p, cfg, dst_pos=s.get("dst_pos", dst.position),
+        return core.load_data(dst, src, p, step_config(step), dst_pos=s.get("dst_pos", dst.position),
                               src_pos=s.get("src_pos", src.position))
     if call == "LoadDataWithStride":
         return core.load_data_with_stride(_resolve(run, s["dst"]), _resolve(run, s["src"]), p,

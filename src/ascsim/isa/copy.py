@@ -92,9 +92,7 @@ def data_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: object, *,
 def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
     checks.position(instr, "src", src, ("GM",))
     checks.position(instr, "dst", dst, ("L1",))
-    if dst.dtype != src.dtype:
-        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
-                               f"{dst.dtype.name} and {src.dtype.name}")
+    checks.same_dtype(instr, dst, src)
 
 
 def _check_ranges(instr: str, dst: LocalTensor, src: LocalTensor, dst_last: int, src_last: int, bits: int

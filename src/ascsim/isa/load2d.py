@@ -28,7 +28,7 @@ from ..errors import BoundsError, HazardWarning, UnsupportedError
 from ..layouts import R0
 from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import ExecReport, Plan, execute
+from ..plan import ExecReport, Plan, PreparedCache, execute
 from . import load_data_overload
 
 FRACTAL_BYTES = 512
@@ -53,9 +53,8 @@ def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTen
     memory names."""
     checks.position(instr, "src", src, ("GM", "L1"))
     checks.position(instr, "dst", dst, ("L1", "L0A", "L0B"))
-    if same_dtype and dst.dtype != src.dtype:
-        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
-                               f"{dst.dtype.name} and {src.dtype.name}")
+    if same_dtype:
+        checks.same_dtype(instr, dst, src)
     s, d = src.memory.name, dst.memory.name
     core.chip.check(api, dtype_name, s, d, instr=instr)
     checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s])
@@ -134,7 +133,8 @@ def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
         warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning, stacklevel=4)
 
 
-_PREPARED: dict[tuple, tuple[Load2DSpec | None, bool]] = {}
+# (spec or None for a NOP, warn about the 950 lowering) per validated call key.
+_PREPARED = PreparedCache()
 
 
 @load_data_overload(LoadData2DParams)
@@ -149,10 +149,7 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
     key = (core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name, src.dtype.name, p.key())
     prep = _PREPARED.get(key)
     if prep is None:
-        prep = _prepare_load2d(core, instr, dst, src, p)
-        if len(_PREPARED) > 4096:
-            _PREPARED.clear()
-        _PREPARED[key] = prep
+        prep = _PREPARED.add(key, _prepare_load2d(core, instr, dst, src, p))
     s_mem, d_mem = src.memory.name, dst.memory.name
     if src.offset % SRC_ALIGN[s_mem]:
         checks.aligned(instr, f"src ({s_mem})", src, SRC_ALIGN[s_mem])

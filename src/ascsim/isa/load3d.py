@@ -17,7 +17,7 @@ Only the window's elements are written; the rest of a partial fractal keeps its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -36,7 +36,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import ExecReport, Plan, execute
+from ..plan import ExecReport, Plan, PreparedCache, execute
 from . import load_data_overload
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
@@ -84,6 +84,18 @@ class Img2colSpec:
     @property
     def k_total(self) -> int:
         return self.channels * self.kh * self.kw
+
+    @property
+    def window_shape(self) -> tuple[int, int]:
+        """(rows, columns) of the stored window: repeats extend M (repeatMode 0) or K (repeatMode 1)."""
+        return (self.mExtension * (self.repeatTime if self.repeatMode == 0 else 1),
+                self.kExtension * (self.repeatTime if self.repeatMode == 1 else 1))
+
+    @property
+    def dense_stride(self) -> int:
+        """Nz column stride (fractals) of the densely stored window: its fractal rows (of W^T for NZ_T)."""
+        rows, cols = self.window_shape
+        return cdiv(cols, R0) if self.layout == "NZ_T" else cdiv(rows, R0)
 
     def window_rows(self) -> np.ndarray:
         """Global img2col row m of each destination row (repeats concatenated along M in mode 0)."""
@@ -177,9 +189,8 @@ def _tensor_checks(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
         checks.position(instr, "src", src, ("L1",))
     if dst.memory.name not in ("L0A", "L0B"):
         checks.position(instr, "dst", dst, ("L0A", "L0B"))
-    if dst.dtype is not src.dtype and dst.dtype != src.dtype:
-        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
-                               f"{dst.dtype.name} and {src.dtype.name}")
+    if dst.dtype is not src.dtype:  # each guard is the cheap test; checks.* builds the error
+        checks.same_dtype(instr, dst, src)
     if src.offset % 32:
         checks.aligned(instr, "src (L1)", src, 32)
     if dst.offset % 512:
@@ -233,9 +244,9 @@ def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> None:
 
 
 def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
-    rows = spec.mExtension * (spec.repeatTime if spec.repeatMode == 0 else 1)
-    cols = spec.kExtension * (spec.repeatTime if spec.repeatMode == 1 else 1)
-    frac_rows = cdiv(cols, R0) if spec.layout == "NZ_T" else cdiv(rows, R0)
+    """950 Nz destinations: dstStride must clear one fractal column; transposed b8 moves 32x32 squares."""
+    rows = spec.window_shape[0]
+    frac_rows = spec.dense_stride
     if spec.dstStride < frac_rows:
         raise OverlapError(
             f"{instr}: dstStride (Nz column stride) must be >= {frac_rows} fractals for this window, "
@@ -302,7 +313,8 @@ def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DT
     return spec
 
 
-_PREPARED: dict[tuple, tuple] = {}
+# (spec or None for a NOP, pad pattern, register writes) per validated call key.
+_PREPARED = PreparedCache()
 
 
 def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple, prepare) -> ExecReport:
@@ -314,15 +326,12 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple,
     _tensor_checks(instr, dst, src)
     prep = _PREPARED.get(key)
     if prep is None:
-        prep = prepare()
-        if len(_PREPARED) > 4096:
-            _PREPARED.clear()
-        _PREPARED[key] = prep
+        prep = _PREPARED.add(key, prepare())
     spec, pad, writes = prep
     if spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
         core._commit_load3d_registers(*writes)
         return ExecReport(instr)
-    plan = spec if isinstance(spec, Plan) else plan_img2col(spec, instr)
+    plan = plan_img2col(spec, instr)
     # execute checks bounds/hazards before writing; registers are committed only once it has succeeded,
     # so a rejected call leaves registers untouched (the end state of a good call is the same as C++'s).
     report = execute(plan, dst, src, pad, core.strict, core.regs.boundary)
@@ -332,12 +341,7 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple,
 
 def _with_dst_stride(spec: Img2colSpec, reg: int) -> Img2colSpec:
     """Nz column stride: the 950 register when set, else the dense stride of the stored matrix."""
-    rows = spec.mExtension * (spec.repeatTime if spec.repeatMode == 0 else 1)
-    cols = spec.kExtension * (spec.repeatTime if spec.repeatMode == 1 else 1)
-    dense = cdiv(cols, R0) if spec.layout == "NZ_T" else cdiv(rows, R0)
-    from dataclasses import replace
-
-    return replace(spec, dstStride=reg or dense)
+    return replace(spec, dstStride=reg or spec.dense_stride)
 
 
 _V2_NAMES = {n: n for n in ("kStartPt", "kExtension", "mExtension", "mStartPt", "enTranspose", "fMatrixCtrl")}
@@ -345,7 +349,9 @@ _BM_NAMES = {"kStartPt": "kPos", "kExtension": "kStep", "mExtension": "mStep", "
              "enTranspose": "transpose", "fMatrixCtrl": "fmatrixCtrl"}
 
 
-def _resolve_registers(core: Core, instr: str, dt: DType, p, config: IsResetLoad3dConfig | None):
+def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 | LoadData3DParamsV2,
+                       config: IsResetLoad3dConfig | None
+                       ) -> tuple[Fmatrix, int, tuple[Fmatrix | None, int | None]]:
     """Effective FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig)."""
     cfg = config or IsResetLoad3dConfig()
     fm, pad_w = None, None
@@ -364,31 +370,10 @@ def _reg_key(core: Core) -> tuple:
     return (core.chip.key, r.fmatrix_left, r.padding, r.repeat)
 
 
-@load_data_overload(LoadData3DParamsV2)
-def load3d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
-              config: IsResetLoad3dConfig | None = None, *_pos) -> ExecReport:
-    instr = "Load3Dv2"
-    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    key = (instr, dst.memory.name, dst.dtype.name, p.key(), cfg.isSetFMatrix, cfg.isSetPadding,
-           *_reg_key(core))
-
-    def prepare():
-        fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
-        spec = _prepare_v2_family(core, instr, "Load3Dv2", dst.memory.name, dst.dtype, p, fm, _V2_NAMES)
-        return spec, pad, writes
-
-    return _run(core, instr, dst, src, key, prepare)
-
-
-def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
-                          config: IsResetLoad3dConfig | None = None) -> ExecReport:
-    """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950): Load3D v2 whose Nz column stride must
-    come from SetLoadDataRepeatWithStride (doc: LoadDataWithStride.md 功能说明 / 约束说明)."""
-    instr = "LoadDataWithStride"
-    core.chip.check(instr, instr=instr)
-    if core.regs.repeat.dstStride == 0:
-        raise ParamRangeError(f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first "
-                              "(>= 1 fractal), but the register holds 0")
+def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+            config: IsResetLoad3dConfig | None) -> ExecReport:
+    """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
+    struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
     key = (instr, dst.memory.name, dst.dtype.name, p.key(), cfg.isSetFMatrix, cfg.isSetPadding,
            *_reg_key(core))
@@ -401,9 +386,30 @@ def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: Loa
     return _run(core, instr, dst, src, key, prepare)
 
 
+@load_data_overload(LoadData3DParamsV2)
+def load3d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+              config: IsResetLoad3dConfig | None = None, _dst_pos: str | None = None,
+              _src_pos: str | None = None) -> ExecReport:
+    """`LoadData<T, config>(dst, src, LoadData3DParamsV2)` (doc: LoadData_3D.md 表4)."""
+    return _run_v2(core, "Load3Dv2", dst, src, p, config)
+
+
+def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+                          config: IsResetLoad3dConfig | None = None) -> ExecReport:
+    """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950): Load3D v2 whose Nz column stride must
+    come from SetLoadDataRepeatWithStride (doc: LoadDataWithStride.md 功能说明 / 约束说明)."""
+    instr = "LoadDataWithStride"
+    core.chip.check(instr, instr=instr)
+    if core.regs.repeat.dstStride == 0:
+        raise ParamRangeError(f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first "
+                              "(>= 1 fractal), but the register holds 0")
+    return _run_v2(core, instr, dst, src, p, config)
+
+
 @load_data_overload(LoadData3DParamsV2Pro)
 def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
-                 *_unused) -> ExecReport:
+                 _config: object = None, _dst_pos: str | None = None, _src_pos: str | None = None
+                 ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
     key = (instr, dst.memory.name, dst.dtype.name, p.key(), *_reg_key(core))
@@ -536,7 +542,9 @@ def plan_v1(spec: V1Spec) -> Plan:
 
 @load_data_overload(LoadData3DParamsV1)
 def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
-              config: IsResetLoad3dConfig | None = None, *_pos) -> ExecReport:
+              config: IsResetLoad3dConfig | None = None, _dst_pos: str | None = None,
+              _src_pos: str | None = None) -> ExecReport:
+    """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
     r = checks.in_range
     fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, config)

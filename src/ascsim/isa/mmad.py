@@ -45,18 +45,17 @@ Choices ascsim makes where the docs leave a gap (each is reported in `docs/diver
 
 from __future__ import annotations
 
-import warnings
 from functools import lru_cache
 
 import numpy as np
 
 from .. import checks
 from ..dtypes import DType, decode, raw_from_bytes
-from ..errors import HazardError, HazardWarning, ParamRangeError, UnsupportedError
-from ..layouts import R0, align, nz_offset, zn_offset, zz_offset
+from ..errors import HazardError, ParamRangeError, UnsupportedError
+from ..layouts import R0, align, grid, nz_offset, zn_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import MmadParams
-from ..plan import ExecReport
+from ..plan import ExecReport, byte_end, frozen_offsets, report_hazards
 
 INSTR = "Mmad"
 MAX_MNK = 4095
@@ -71,48 +70,34 @@ _NO_BIAS_FORM = ("int4b_t",)  # Mmad.md 表8 has no int4 row
 # -- offsets (cached, read-only) ------------------------------------------------------------------------
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a, dtype=np.int64)
-    a.flags.writeable = False
-    return a
-
-
-def _grid(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
-
-
 @lru_cache(maxsize=256)
 def a_offsets(fmt: str, m: int, k: int, c0: int, k_align: bool = False) -> np.ndarray:
     """Element offset of A(r, c) (m x k) in L0A. fmt: "ZZ" (A2/A3), "NZ" (950), "ND" (GEMV)."""
-    r, c = _grid(m, k)
+    r, c = grid(m, k)
     if fmt == "ND":
-        return _frozen(r * k + c)
+        return frozen_offsets(r * k + c)
     if fmt == "ZZ":
         # kDirectionAlign: K pitch ceil(k/16)*16 columns instead of ceil(k/C0)*C0 (K-方向对齐约束.md).
         cols = align(k, R0) if k_align else k
-        return _frozen(zz_offset(r, c, cols, c0))
-    return _frozen(nz_offset(r, c, m, c0))
+        return frozen_offsets(zz_offset(r, c, cols, c0))
+    return frozen_offsets(nz_offset(r, c, m, c0))
 
 
 @lru_cache(maxsize=256)
 def b_offsets(k: int, n: int, k0: int) -> np.ndarray:
     """Element offset of B(k, n) (k x n) in L0B: Zn with N1 = ceil(n/16) (Mmad.md 表1/表2)."""
-    kk, nn = _grid(k, n)
-    return _frozen(zn_offset(kk, nn, n, k0))
+    kk, nn = grid(k, n)
+    return frozen_offsets(zn_offset(kk, nn, n, k0))
 
 
 @lru_cache(maxsize=256)
 def c_offsets(m: int, n: int) -> np.ndarray:
     """Element offset of C(r, c) (m x n) in L0C: Nz of 16x16 fractals, M1 = ceil(m/16)."""
-    r, c = _grid(m, n)
-    return _frozen(nz_offset(r, c, m, R0))
+    r, c = grid(m, n)
+    return frozen_offsets(nz_offset(r, c, m, R0))
 
 
 # -- extent checks (bounds = error, past the LocalTensor = hazard), like plan.check_plan ---------------
-
-
-def _end_bytes(offsets: np.ndarray, dt: DType) -> int:
-    return 0 if offsets.size == 0 else ((int(offsets.max()) + 1) * dt.bits + 7) // 8
 
 
 def check_extent(t: LocalTensor, end: int, what: str, write: bool, hazards: list[str],
@@ -126,16 +111,9 @@ def check_extent(t: LocalTensor, end: int, what: str, write: bool, hazards: list
         hazards.append(msg)
 
 
-def _raise_or_warn(hazards: list[str], strict: bool) -> None:
-    for h in hazards:
-        if strict:
-            raise HazardError(h)
-        warnings.warn(h, HazardWarning, stacklevel=4)
-
-
 def _gather(t: LocalTensor, offsets: np.ndarray) -> np.ndarray:
     """Decoded values (float64 / int64) of the elements at `offsets` (already bounds-checked)."""
-    end = _end_bytes(offsets, t.dtype)
+    end = byte_end(offsets, t.dtype.bits)
     region = t.memory.data[t.offset : t.offset + end]
     raw = raw_from_bytes(t.dtype, region, int(offsets.max()) + 1 if offsets.size else 0)
     return decode(t.dtype, raw[offsets])
@@ -149,9 +127,9 @@ def _read(core, t: LocalTensor, offs: np.ndarray, what: str, hazards: list[str] 
     """Decoded elements of `t` at `offs` after the extent check; standalone calls (hazards=None) report
     hazards at once, callers collecting them pass their list."""
     hz: list[str] = [] if hazards is None else hazards
-    check_extent(t, _end_bytes(offs, t.dtype), what, False, hz, instr)
+    check_extent(t, byte_end(offs, t.dtype.bits), what, False, hz, instr)
     if hazards is None:
-        _raise_or_warn(hz, core.strict)
+        report_hazards(hz, core.strict, stacklevel=3)
     return _gather(t, offs)
 
 
@@ -195,7 +173,7 @@ def write_c(core, c: LocalTensor, values: np.ndarray, m: int, n: int, accumulate
     """
     hz = hazards if hazards is not None else []
     offs = c_offsets(m, n)
-    end = _end_bytes(offs, c.dtype)
+    end = byte_end(offs, c.dtype.bits)
     check_extent(c, end, "C (L0C)", True, hz, instr)
     total = np.asarray(values)
     if accumulate:
@@ -206,7 +184,7 @@ def write_c(core, c: LocalTensor, values: np.ndarray, m: int, n: int, accumulate
     if core.strict and hz:  # strict: every hazard (also the caller's read hazards) raises before writing
         raise HazardError(hz[0])
     if hazards is None:
-        _raise_or_warn(hz, False)
+        report_hazards(hz, False, stacklevel=3)
     region = c.memory.data[c.offset : c.offset + end]
     elem = region.view(c.dtype.raw_dtype.newbyteorder("<"))
     elem[offs.ravel()] = raw.ravel()
@@ -291,7 +269,7 @@ def mmad(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParam
     if not init_val and source:
         bt = bias if bias is not None else LocalTensor(core.memory("BT"), "C2", 0, c.dtype, n)
         offs = np.arange(n, dtype=np.int64)
-        check_extent(bt, _end_bytes(offs, bt.dtype), "bias (BT)", False, hz)
+        check_extent(bt, byte_end(offs, bt.dtype.bits), "bias (BT)", False, hz)
         bias_row = _gather(bt, offs)
         bytes_read += n * bt.dtype.bits // 8
     if bias is not None and init_val:
@@ -305,7 +283,7 @@ def mmad(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParam
         bytes_read += m * n * c.dtype.bits // 8
     prod = _matmul(av, bv)
     written = write_c(core, c, prod, m, n, accumulate, bias_row, hz)  # strict hazards raise before writing
-    _raise_or_warn(hz, False)
+    report_hazards(hz, False, stacklevel=3)
     return ExecReport(INSTR, bytes_written=written, bytes_read=bytes_read, hazards=hz)
 
 

@@ -26,7 +26,7 @@ from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
-from ..plan import ExecReport, Plan, check_plan, execute
+from ..plan import ExecReport, Plan, check_plan, execute, report_hazards
 from .load2d import prepare_v2
 from .mmad import check_extent, read_a, read_b, write_c
 
@@ -216,7 +216,6 @@ def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: 
     with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate like IEEE (number-formats U3/U4)
         prod = (av * sa) @ (bv * sb)  # float64; write_c rounds once to float32
     written = write_c(core, c, prod, m, n, not init and not source, bias_row, hz, instr)
-    for h in hz:
-        warnings.warn(h, HazardWarning, stacklevel=2)
+    report_hazards(hz, False)  # strict mode raised in write_c, before C was written
     read = (m * k * a.dtype.bits + k * n * b.dtype.bits) // 8
     return ExecReport(instr, bytes_written=written, bytes_read=read, hazards=hz)

@@ -29,7 +29,6 @@ Choices where the docs leave a gap (reported to the lead for docs/divergences.md
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -37,11 +36,11 @@ import numpy as np
 
 from .. import checks
 from ..core import Core
-from ..errors import HazardWarning, ParamRangeError, UnsupportedError
+from ..errors import ParamRangeError, UnsupportedError
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
-from ..plan import ExecReport, Plan, check_plan, execute
+from ..plan import ExecReport, Plan, check_plan, execute, report_hazards
 from .mmad import read_a, read_b, write_c
 
 LOAD = "LoadDataWithSparse"
@@ -311,7 +310,6 @@ def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor,
     np.add.at(b_full, (rows, np.broadcast_to(np.arange(n), rows.shape)), bd.astype(np.int64))
     prod = a_mat.astype(np.int64) @ b_full[:k]
     written = write_c(core, c, prod, m, n, accumulate, bias_row, hz, instr=MMAD)  # strict: raises first
-    for h in hz:
-        warnings.warn(h, HazardWarning, stacklevel=2)
+    report_hazards(hz, False)  # strict mode raised in write_c, before C was written
     bytes_read = m * k + kd * n + kd * n // 4 + (m * n * 4 if accumulate else 0)
     return ExecReport(MMAD, bytes_written=written, bytes_read=bytes_read, hazards=hz)

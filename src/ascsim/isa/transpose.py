@@ -26,6 +26,7 @@ written as loops straight from the doc text.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -226,20 +227,29 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
     info = plan.info
     src_f, dst_f = info["src_fractals"], info["dst_fractals"]
     r, n_f = src_f.shape
-    sb = src.memory.data[src.offset : src.offset + plan.src_end].reshape(-1, 512)
-    db = dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)
-    s0 = info["src_run"]
-    blocks = sb[s0 : s0 + r * n_f].reshape(r, n_f, 512) if s0 is not None else sb[src_f]
-    out = transposed_view(plan.bits, blocks)
-    d0 = info["dst_run"]
+    n = r * n_f * 512
+    s0, d0 = info["src_run"], info["dst_run"]
+    if s0 is not None:
+        s0 = src.offset + 512 * s0
+        blocks = src.memory.data[s0 : s0 + n].reshape(r, n_f, 512)
+    else:
+        blocks = src.memory.data[src.offset : src.offset + plan.src_end].reshape(-1, 512)[src_f]
     if d0 is not None:
-        np.copyto(_as_squares(plan.bits, db[d0 : d0 + r * n_f].reshape(r, n_f, 512)), out)
+        d0 = dst.offset + 512 * d0
+        _store_squares(plan.bits, blocks, dst.memory.data[d0 : d0 + n].reshape(r, n_f, 512))
     else:
         tmp = np.empty((r, n_f, 512), dtype=np.uint8)
-        np.copyto(_as_squares(plan.bits, tmp), out)
-        db[dst_f] = tmp
-    n = r * n_f * 512
+        _store_squares(plan.bits, blocks, tmp)
+        dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)[dst_f] = tmp
     return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan)
+
+
+def _store_squares(bits: int, blocks: np.ndarray, out: np.ndarray) -> None:
+    """Transpose the (R, n_f, 512) source fractals `blocks` into the C-contiguous (R, n_f, 512) `out`."""
+    if bits == 4:
+        _b4_squares(blocks, out)
+    else:
+        np.copyto(_as_squares(bits, out), transposed_view(bits, blocks))
 
 
 def _as_squares(bits: int, blocks: np.ndarray) -> np.ndarray:
@@ -268,17 +278,84 @@ def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
         # F[jj, row, a0] holds S[row, 8jj + a0]; out_j[a, c] = S^T[a, 8j + c] = F[a // 8, 8j + c, a % 8]:
         # index F as (jj, j, c, a0) and reorder to (j, jj, a0, c).
         return blocks.view("<u4").reshape(r, 2, 2, 8, 8).transpose(0, 2, 1, 4, 3)
-    # b4: byte B[row, m] holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble) (number-formats §4).
-    # Output byte (a, k) = S^T[a, 2k] | S^T[a, 2k+1] << 4 = S[2k, a] | S[2k+1, a] << 4. Transposing the
-    # bytes first puts B[2k, m] and B[2k+1, m] side by side: one u16 lane p = B[2k, m] | B[2k+1, m] << 8.
-    # Then output row 2m (a even, low nibbles) = lo(p) | lo(p >> 8) << 4, row 2m+1 = hi(p) | hi(p >> 8) << 4.
-    bt = np.ascontiguousarray(blocks.reshape(r, 64, 32).transpose(0, 2, 1))  # (R, m, row)
-    p = bt.view("<u2")  # (R, m, k)
-    q = p >> 4
-    out = np.empty((r, 32, 2, 32), dtype=np.uint8)  # (R, m, a % 2, k)
-    np.bitwise_or(p & 0x0F, q & 0xF0, out=out[:, :, 0, :], casting="unsafe")
-    np.bitwise_or(q & 0x0F, (p >> 8) & 0xF0, out=out[:, :, 1, :], casting="unsafe")
-    return out
+    # b4: computed (not a view) by the pipeline below; (R, m, a % 2, k) = the 64 output rows a = 2m + a % 2.
+    out = np.empty((r, 4, 512), dtype=np.uint8)
+    _b4_squares(blocks, out)
+    return out.reshape(r, 32, 2, 32)
+
+
+# -- b4: the 64x64 nibble transpose in numpy ------------------------------------------------------------
+#
+# Byte B[row, m] of a square holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble); output byte
+# O[a, k] = S[2k, a] | S[2k+1, a] << 4 (number-formats §4, module docstring). With row = 2k + p and
+# a = 2m + q: O[2m+q, k] = nibble q of B[2k, m] | nibble q of B[2k+1, m] << 4. So the job is (1) a 2x2
+# nibble swap between the p = 0 and p = 1 bytes of each (k, m) - X' = lo X | lo Y << 4, Y' = hi X | hi Y << 4
+# - and (2) moving byte (k, p, m) of the square to (m, p, k) (the X'/Y' bytes become rows 2m/2m+1).
+#
+# numpy copies bytes one per cycle (a strided 64 KB byte transpose alone is ~20 us) and each ufunc call
+# costs ~0.6 us, so the pipeline uses only calls that are fast on this data: u64 copies with long inner
+# loops, SWAR on two contiguous halves, and u16 -> u8 casts (SIMD truncation). Byte address bits of one
+# call (R squares, k = k43 k210, m = m43 m210 with m210 the byte inside a u64 word):
+#   source  (R, k43, k210, p, m43, m210)
+#   W1: u64 copy  -> Z  (p, k43, R, m43, k210, m210)      p on top: the swap works on two contiguous halves
+#   SWAR: X = Z[p=0], Y = Z[p=1] -> X', Y' (delta swap of the high nibble of X with the low nibble of Y)
+#   U: "unshuffle" moves the lowest address bits to the top with SIMD u32/u16 -> u8 casts in one call:
+#      byte 4i + j of a u32 view at byte offset j -> row j of the output (j = m1 m0), then the same with
+#      u16 for m2: the byte bits m2 m1 m0 leave, k0 k1 k2 enter -> T (m2, m1, m0, p, k43, R, m43, k210)
+#   W2: u64 copy  -> dst (R, m43, m210, p, k43, k210)
+# The last U leaves a gap between T's two halves: without it W2 reads 64 words at power-of-two strides
+# that share 4 L1 sets and thrash (8 us instead of 4 for 64 KB).
+
+_LO_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_FOUR = np.uint64(4)
+_GAP = 136  # bytes between T's halves (not a multiple of 64, see above)
+
+
+class _B4Work:
+    """Scratch buffers and the fixed views into them for R squares (building a view costs ~1 us)."""
+
+    def __init__(self, r: int) -> None:
+        n = 2048 * r
+        h, q = n // 2, n // 16
+        a = np.empty(n + 8, np.uint8)  # Z (+8: the views at byte offsets 1..3 read up to 3 bytes past)
+        b = np.empty(n + 8, np.uint8)  # swap temp, then the u32 unshuffle's output
+        c = np.empty(n + _GAP, np.uint8)  # T
+        za = a[:n].view("<u8")
+        self.z = za.reshape(2, 4, r, 4, 8)  # W1 destination (p, k43, R, m43, k210)
+        self.x, self.y, self.t = za[:q], za[q:], b[:h].view("<u8")[:q]
+        # (source view, output view) per unshuffle; row j of the source = the u32 / u16 at bytes 4i + j /
+        # 2i + j, whose u8 cast (truncation) is byte 4i + j / 2i + j
+        self.unshuffles = [(np.ndarray((4, n // 4), "<u4", buffer=a, strides=(1, 4)), b[:n].reshape(4, -1)),
+                           (np.ndarray((2, h), "<u2", buffer=b, strides=(1, 2)),
+                            np.ndarray((2, h), np.uint8, buffer=c, strides=(h + _GAP, 1)))]
+        # T (m2, m1, m0, p, k43, R, m43) words, read in destination order (R, m43, m2, m1, m0, p, k43)
+        self.t_in_dst_order = np.ndarray((2, 2, 2, 2, 4, r, 4), "<u8", buffer=c,
+                                         strides=(h + _GAP, n // 4, n // 8, n // 16, n // 64, 32, 8)
+                                         ).transpose(5, 6, 0, 1, 2, 3, 4)
+
+
+@lru_cache(maxsize=8)
+def _b4_work(r: int, thread: int) -> _B4Work:
+    """Per (square count, thread): a call never shares scratch with a concurrent call in another thread."""
+    return _B4Work(r)
+
+
+def _b4_squares(blocks: np.ndarray, out: np.ndarray) -> None:
+    """b4 squares: (R, 4, 512) source fractal bytes -> C-contiguous `out` (R x 2048 bytes) = the destination
+    fractals of each square (rows 16j..16j+15 of S^T in fractal j). Pipeline: see the comment above."""
+    r = blocks.shape[0]
+    w = _b4_work(r, threading.get_ident())
+    np.copyto(w.z, blocks.view("<u8").reshape(r, 4, 8, 2, 4).transpose(3, 1, 0, 4, 2))
+    x, y, t = w.x, w.y, w.t  # t = ((X >> 4) ^ Y) & 0x0F..; Y ^= t; X ^= t << 4 (swap hi X <-> lo Y)
+    np.right_shift(x, _FOUR, out=t)
+    np.bitwise_xor(t, y, out=t)
+    np.bitwise_and(t, _LO_NIBBLES, out=t)
+    np.bitwise_xor(y, t, out=y)
+    np.left_shift(t, _FOUR, out=t)
+    np.bitwise_xor(x, t, out=x)
+    for pairs, halves in w.unshuffles:
+        np.copyto(halves, pairs, casting="unsafe")
+    np.copyto(out.view("<u8").reshape(r, 4, 2, 2, 2, 2, 4), w.t_in_dst_order)
 
 
 # -- reference interpreter ----------------------------------------------------------------------------

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ParamRangeError
-from .load3d import _field, _get, _Struct
+from .load3d import _add_accessors, _ConfigWords, _Struct
 
 
 @dataclass
@@ -90,12 +89,15 @@ LOAD2D_BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
 }
 
 
-class Load2DBitModeParam(_Struct):
+@_add_accessors
+class Load2DBitModeParam(_ConfigWords):
     """config0/config1 words plus ifTranspose (doc: LoadData_2D_BitMode.md 表3-表6; 950 only).
 
     `Load2DBitModeParam(LoadData2DParamsV2(...))` packs a V2 struct (sid is dropped);
     `Load2DBitModeParam(config0, config1, ifTranspose)` takes raw words.
     """
+
+    FIELDS = LOAD2D_BITMODE_FIELDS
 
     def __init__(self, src: LoadData2DParamsV2 | int | None = None, config1: int = 0,
                  ifTranspose: bool = False) -> None:
@@ -107,25 +109,7 @@ class Load2DBitModeParam(_Struct):
                 self.set(name, int(getattr(src, name)))
             self.ifTranspose = bool(src.ifTranspose)
         elif src is not None:
-            for name, v in (("config0", src), ("config1", config1)):
-                if not 0 <= int(v) < (1 << 64):
-                    raise ParamRangeError(f"Load2DBitModeParam: {name} must fit in 64 bits, but got {v}")
-            self.config0, self.config1 = int(src), int(config1)
-
-    def set(self, name: str, value: int) -> None:
-        word, lo, width = LOAD2D_BITMODE_FIELDS[name]
-        attr = ("config0", "config1")[word]
-        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, "Load2DBitModeParam"))
-
-    def get(self, name: str) -> int:
-        word, lo, width = LOAD2D_BITMODE_FIELDS[name]
-        return _get((self.config0, self.config1)[word], lo, width)
-
-    def GetConfig0(self) -> int:  # noqa: N802 - C++ spelling
-        return self.config0
-
-    def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
-        return self.config1
+            self._set_words(src, config1)
 
     def SetIfTranspose(self, value: bool) -> None:  # noqa: N802 - C++ spelling
         self.ifTranspose = bool(value)
@@ -141,10 +125,7 @@ class Load2DBitModeParam(_Struct):
         return (self.config0, self.config1, self.ifTranspose)
 
     def as_dict(self) -> dict:
-        return {**{name: self.get(name) for name in LOAD2D_BITMODE_FIELDS}, "ifTranspose": self.ifTranspose}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Load2DBitModeParam) and self.key() == other.key()
+        return {**super().as_dict(), "ifTranspose": self.ifTranspose}
 
     def __hash__(self) -> int:
         return hash(self.key())
@@ -153,12 +134,3 @@ class Load2DBitModeParam(_Struct):
         return (f"Load2DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x}, "
                 f"ifTranspose={self.ifTranspose})")
 
-
-def _make_2d_accessor(name: str) -> None:
-    suffix = name[0].upper() + name[1:]
-    setattr(Load2DBitModeParam, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
-    setattr(Load2DBitModeParam, "Get" + suffix, lambda self, _n=name: self.get(_n))
-
-
-for _name in LOAD2D_BITMODE_FIELDS:
-    _make_2d_accessor(_name)

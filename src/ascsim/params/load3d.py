@@ -10,6 +10,7 @@ their bit widths here because that is where a value would be truncated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import TypeVar
 
 from ..errors import ParamRangeError
 
@@ -103,6 +104,59 @@ def _get(word: int, lo: int, width: int) -> int:
 
 
 _U64 = (1 << 64) - 1
+
+
+class _ConfigWords(_Struct):
+    """Shared body of the bit-mode params: u64 words config0/config1 holding the named bit fields of
+    `FIELDS` (name -> (word, low bit, width)); `Set<Field>` / `Get<Field>` come from `_add_accessors`."""
+
+    FIELDS: dict[str, tuple[int, int, int]] = {}
+
+    def _set_words(self, config0: int, config1: int) -> None:
+        for name, v in (("config0", config0), ("config1", config1)):
+            if not 0 <= int(v) <= _U64:
+                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v}")
+        self.config0, self.config1 = int(config0), int(config1)
+
+    def set(self, name: str, value: int) -> None:
+        """Write bit field `name` (ParamRangeError if `value` does not fit its width)."""
+        word, lo, width = self.FIELDS[name]
+        attr = ("config0", "config1")[word]
+        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, type(self).__name__))
+
+    def get(self, name: str) -> int:
+        """Read bit field `name`."""
+        word, lo, width = self.FIELDS[name]
+        return _get((self.config0, self.config1)[word], lo, width)
+
+    def GetConfig0(self) -> int:  # noqa: N802 - C++ spelling
+        return self.config0
+
+    def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
+        return self.config1
+
+    def key(self) -> tuple:
+        return (self.config0, self.config1)
+
+    def as_dict(self) -> dict:
+        return {name: self.get(name) for name in self.FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the C++ struct
+
+
+_W = TypeVar("_W", bound=type[_ConfigWords])
+
+
+def _add_accessors(cls: _W) -> _W:
+    """The C++ accessors of every bit field: kExtension -> SetKExtension(v) / GetKExtension()."""
+    for name in cls.FIELDS:
+        suffix = name[0].upper() + name[1:]
+        setattr(cls, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
+        setattr(cls, "Get" + suffix, lambda self, _n=name: self.get(_n))
+    return cls
 
 
 @dataclass
@@ -205,22 +259,15 @@ BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
     "channelSize": (1, 48, 16),
 }
 
-# C++ accessor suffixes (SetKExtension / GetKExtension ...) for each field.
-_ACCESSORS = {
-    "kExtension": "KExtension", "mExtension": "MExtension", "kStartPt": "KStartPt", "mStartPt": "MStartPt",
-    "strideW": "StrideW", "strideH": "StrideH", "filterW": "FilterW", "filterH": "FilterH",
-    "dilationFilterW": "DilationFilterW", "dilationFilterH": "DilationFilterH",
-    "filterSizeW": "FilterSizeW", "filterSizeH": "FilterSizeH", "transpose": "Transpose",
-    "fmatrixCtrl": "FmatrixCtrl", "channelSize": "ChannelSize",
-}
-
-
-class Load3DBitModeParam(_Struct):
+@_add_accessors
+class Load3DBitModeParam(_ConfigWords):
     """config0/config1 words with a getter/setter per bit field (seed 000; 950 only).
 
     Built from a LoadData3DParamsV2 it keeps the window, filter and channel fields and drops
     padList / l1H / l1W / padValue, which then come from the FMATRIX / PADDING registers.
     """
+
+    FIELDS = BITMODE_FIELDS
 
     def __init__(self, src: LoadData3DParamsV2 | int | None = None, config1: int = 0) -> None:
         self.config0 = 0
@@ -230,46 +277,10 @@ class Load3DBitModeParam(_Struct):
                 attr = {"transpose": "enTranspose", "fmatrixCtrl": "fMatrixCtrl"}.get(name, name)
                 self.set(name, int(getattr(src, attr)))
         elif src is not None:
-            for name, v in (("config0", src), ("config1", config1)):
-                if not 0 <= int(v) <= _U64:
-                    raise ParamRangeError(f"Load3DBitModeParam: {name} must fit in 64 bits, but got {v}")
-            self.config0, self.config1 = int(src), int(config1)
-
-    def set(self, name: str, value: int) -> None:
-        word, lo, width = BITMODE_FIELDS[name]
-        attr = ("config0", "config1")[word]
-        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, "Load3DBitModeParam"))
-
-    def get(self, name: str) -> int:
-        word, lo, width = BITMODE_FIELDS[name]
-        return _get((self.config0, self.config1)[word], lo, width)
-
-    def GetConfig0(self) -> int:  # noqa: N802
-        return self.config0
-
-    def GetConfig1(self) -> int:  # noqa: N802
-        return self.config1
-
-    def key(self) -> tuple:
-        return (self.config0, self.config1)
-
-    def as_dict(self) -> dict:
-        return {name: self.get(name) for name in BITMODE_FIELDS}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Load3DBitModeParam) and self.key() == other.key()
+            self._set_words(src, config1)
 
     def __repr__(self) -> str:
         return f"Load3DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x})"
-
-
-def _make_accessor(name: str, suffix: str) -> None:
-    setattr(Load3DBitModeParam, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
-    setattr(Load3DBitModeParam, "Get" + suffix, lambda self, _n=name: self.get(_n))
-
-
-for _name, _suffix in _ACCESSORS.items():
-    _make_accessor(_name, _suffix)
 
 
 # SetFMatrixBitModeParams config0 bit fields (SetFmatrixBitMode.md 表3): l1H [15:0], l1W [31:16],
