@@ -50,3 +50,13 @@ def test_only_on_950() -> None:
     core, src, dst = _setup("a2", "A2")
     with pytest.raises(UnsupportedError, match=r"^LoadDataWithStride"):
         core.load_data_with_stride(dst, src, P)
+
+
+def test_mstartpt_range_is_the_v2_one() -> None:
+    """LoadDataWithStride.md 表: mStartPt ∈ [0, 32767] (as for LoadData_3D.md 表4)."""
+    core, src, dst = _setup("ascend950", "A2")
+    core.set_load_data_repeat(LoadDataRepeatParamWithStride(dstStride=2))
+    p = LoadData3DParamsV2([1, 1, 1, 1], 5, 6, 32, 96, 32, 16, 32768, 1, 1, 3, 3, 1, 1)
+    msg = r"^LoadDataWithStride: mStartPt must be in \[0, 32767\], but got 32768"
+    with pytest.raises(ParamRangeError, match=msg):
+        core.load_data_with_stride(dst, src, p)

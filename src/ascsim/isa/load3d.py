@@ -268,7 +268,9 @@ def _v2_ranges(instr: str, p) -> dict[str, int]:
         "kExtension": r(instr, "kExtension", p.kExtension, 0, 65535),
         "mExtension": r(instr, "mExtension", p.mExtension, 0, 65535),
         "kStartPt": r(instr, "kStartPt", p.kStartPt, 0, 65535),
-        "mStartPt": r(instr, "mStartPt", p.mStartPt, 0, 32767 if instr == "Load3Dv2" else 65535),
+        # LoadData_3D.md 表4 / LoadDataWithStride.md: [0, 32767]; the v2Pro/BitMode 16-bit fields: 65535
+        "mStartPt": r(instr, "mStartPt", p.mStartPt, 0,
+                      32767 if instr in ("Load3Dv2", "LoadDataWithStride") else 65535),
         "strideW": r(instr, "strideW", p.strideW, 1, 63),
         "strideH": r(instr, "strideH", p.strideH, 1, 63),
         "filterW": r(instr, "filterW", p.filterW, 0, 255),
