@@ -263,3 +263,11 @@ def test_load_data_with_stride_950(runs) -> None:
     w48 = img2col(np.pad(x, ((0, 0), (0, 3), (0, 0))), 3, 3, 1, 1, 0.0)[:48, :32]
     got = nz_to_nd(saved(runs, "load_data_with_stride_950"), 32, 48, 16, stride=4)  # rows k, cols m
     np.testing.assert_array_equal(got, w48.T)
+
+
+def test_load2d_bitmode_950(runs) -> None:
+    """Load2DBitMode: fractal rows 2..3 x fractal columns 1..2 of the 64 x 48 Nz source, Nz in L0A with
+    column stride 2 (LoadData_2D_V2.md start formula (kStart*srcStride + mStart)*512 B)."""
+    x = (np.arange(64 * 48) % 2048).reshape(64, 48)
+    got = nz_to_nd(saved(runs, "load2d_bitmode_950"), 32, 32, 16, stride=2)
+    np.testing.assert_array_equal(got, x[32:64, 16:48])

@@ -77,7 +77,8 @@ def struct_types() -> dict[str, type]:
     out: dict[str, type] = {}
     for name in dir(P):
         obj = getattr(P, name)
-        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or obj is P.Load3DBitModeParam):
+        # dataclass structs, and the bit-mode params (config words with named bit fields, `FIELDS`)
+        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or hasattr(obj, "FIELDS")):
             out[name] = obj
     return out
 
@@ -378,8 +379,8 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
         raise sc.error(f"{loc}.type", f"unknown struct {tname!r}; known: {', '.join(sorted(types))}")
     cls = types[tname]
     values = {k: v for k, v in d.items() if k != "type"}
-    if cls is P.Load3DBitModeParam:
-        return _bitmode(sc, loc, values)
+    if hasattr(cls, "FIELDS"):
+        return _bitmode(sc, loc, cls, values)
     hints = typing.get_type_hints(cls)
     for k, v in values.items():
         if k not in hints:
@@ -415,22 +416,34 @@ def _check_field(sc: Scenario, loc: str, v: Any, hint: Any) -> None:
             raise sc.error(loc, f"expected a string, got {v!r}")
 
 
-def _bitmode(sc: Scenario, loc: str, values: dict) -> P.Load3DBitModeParam:
+def _bitmode(sc: Scenario, loc: str, cls: type, values: dict) -> Any:
+    """A bit-mode params object (Load3DBitModeParam, Load2DBitModeParam) from its raw words
+    config0/config1 or from field names set through the bit fields; Load2DBitModeParam also takes
+    ifTranspose (a separate bool in C++)."""
+    name = cls.__name__
+    values = dict(values)
+    flags = {k: values.pop(k) for k in ("ifTranspose",) if k in values}
+    if flags and not hasattr(cls, "SetIfTranspose"):
+        raise sc.error(f"{loc}.ifTranspose", f"unknown field of {name}; fields: {', '.join(cls.FIELDS)}")
     if set(values) <= {"config0", "config1"}:
         for k, v in values.items():
             _check_field(sc, f"{loc}.{k}", v, int)
-        return P.Load3DBitModeParam(values.get("config0", 0), values.get("config1", 0))
-    bm = P.Load3DBitModeParam()
-    for k, v in values.items():
-        if k not in P.BITMODE_FIELDS:
-            raise sc.error(f"{loc}.{k}", f"unknown field of Load3DBitModeParam; fields: "
-                                         f"{', '.join(P.BITMODE_FIELDS)} (or config0/config1)")
-        _check_field(sc, f"{loc}.{k}", v, int)
-        try:
-            bm.set(k, int(v))
-        except AscsimError as e:
-            raise sc.error(f"{loc}.{k}", str(e)) from None
-    return bm
+        obj = cls(values.get("config0", 0), values.get("config1", 0))
+    else:
+        obj = cls()
+        for k, v in values.items():
+            if k not in cls.FIELDS:
+                raise sc.error(f"{loc}.{k}", f"unknown field of {name}; fields: "
+                                             f"{', '.join(cls.FIELDS)} (or config0/config1)")
+            _check_field(sc, f"{loc}.{k}", v, int)
+            try:
+                obj.set(k, int(v))
+            except AscsimError as e:
+                raise sc.error(f"{loc}.{k}", str(e)) from None
+    for k, v in flags.items():
+        _check_field(sc, f"{loc}.{k}", v, bool)
+        obj.SetIfTranspose(bool(v))
+    return obj
 
 
 # -- running ---------------------------------------------------------------------------------------------
