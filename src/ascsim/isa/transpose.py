@@ -220,8 +220,9 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
     Why not `ascsim.plan.execute`: a transpose plan cannot coarsen past one element (a nibble for b4),
     so the generic executor scatters element by element (~30x a memcpy for b8, ~200x for b4). Here the
     plan's fractal lists drive three numpy steps: take the source fractals (a view when they are one
-    run), transpose every square in one strided copy, store whole fractals (straight into the
-    destination when they are one run). tests/test_transpose.py checks both executors agree.
+    run), transpose every square in one strided copy (b4: the `_b4_squares` pipeline, writing the
+    destination itself), store whole fractals (straight into the destination when they are one run).
+    tests/test_transpose.py checks both executors agree.
     """
     hazards = check_plan(plan, dst, src, strict)  # bounds + hazards, before any write
     info = plan.info
