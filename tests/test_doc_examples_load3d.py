@@ -26,6 +26,7 @@ from ascsim import (
     AlignmentError,
     AscsimError,
     Core,
+    HazardWarning,
     IsResetLoad3dConfig,
     Load3DBitModeParam,
     LoadData3DParamsV1,
@@ -589,8 +590,9 @@ def test_bitmode_example_with_setfmatrix() -> None:
 @pytest.mark.xfail(strict=True, reason="docs/divergences.md L2: BitMode reads the FMATRIX register; the "
                    "snippet never calls SetFmatrix, so the fresh register (l1H = 0) makes the call a NOP")
 def test_bitmode_example_literal() -> None:
-    """The snippet exactly as written (no SetFmatrix)."""
-    _bitmode_example(False)
+    """The snippet exactly as written (no SetFmatrix): ascsim flags the NOP with a HazardWarning."""
+    with pytest.warns(HazardWarning, match=r"^Load3DBitMode: NOP because the FMATRIX register"):
+        _bitmode_example(False)
 
 
 @pytest.mark.xfail(strict=True, reason="docs/divergences.md L10: per-chip enTranspose rule (b8/b16/b32 on "

@@ -1227,7 +1227,11 @@ def test_v2_nop(name: str, kw: dict, set_regs: bool) -> None:
     src, dst = fmap(core), l0(core)
     p = v2(padList=[3, 1, 4, 1], padValue=-2.5, **kw)
     before_mem, before_regs = _snapshot(core)
-    report = core.load_data(dst, src, p, IsResetLoad3dConfig(set_regs, set_regs))
+    if not set_regs and name in ("l1H=0", "l1W=0"):  # a NOP from a never-set FMATRIX is flagged
+        with pytest.warns(HazardWarning, match=r"^Load3Dv2: NOP because the FMATRIX register holds l1H = 0"):
+            report = core.load_data(dst, src, p, IsResetLoad3dConfig(set_regs, set_regs))
+    else:
+        report = core.load_data(dst, src, p, IsResetLoad3dConfig(set_regs, set_regs))
     for n, data in before_mem.items():
         np.testing.assert_array_equal(core.memories[n].data, data, err_msg=f"{n} changed by a NOP")
     assert report.bytes_written == 0
@@ -1246,7 +1250,19 @@ def test_register_only_forms_nop_on_empty_fmatrix(kind: str) -> None:
     src, dst = fmap(core), l0(core)
     p = LoadData3DParamsV2Pro.from_v2(v2()) if kind == "v2pro" else bitmode()
     before_mem, before_regs = _snapshot(core)
-    core.load_data(dst, src, p, dst_pos="A2", src_pos="A1")
+    with pytest.warns(HazardWarning, match=r"NOP because the FMATRIX register holds l1H = 0, l1W = 0"):
+        core.load_data(dst, src, p, dst_pos="A2", src_pos="A1")
+    for n, data in before_mem.items():
+        np.testing.assert_array_equal(core.memories[n].data, data)
+    assert core.regs == before_regs
+
+
+def test_unset_fmatrix_nop_is_an_error_in_strict_mode() -> None:
+    core = Core("950", strict=True)
+    src, dst = fmap(core), l0(core)
+    before_mem, before_regs = _snapshot(core)
+    with pytest.raises(HazardError, match=r"^Load3Dv2Pro: NOP because the FMATRIX register"):
+        core.load_data(dst, src, LoadData3DParamsV2Pro.from_v2(v2()))
     for n, data in before_mem.items():
         np.testing.assert_array_equal(core.memories[n].data, data)
     assert core.regs == before_regs

@@ -10,6 +10,7 @@ untouched.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -185,19 +186,26 @@ def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bo
             f"{plan.instr}: reads {plan.src_end} B from {src.position}@0x{src.offset:x}, past the "
             f"source LocalTensor ({src.nbytes} B)"
         )
-    report_hazards(hazards, strict, stacklevel=4)
+    report_hazards(hazards, strict)
     return hazards
 
 
-def report_hazards(hazards: list[str], strict: bool, stacklevel: int = 2) -> None:
-    """Raise the first hazard as HazardError when `strict`, else warn each one as a HazardWarning.
-
-    `stacklevel` counts from the caller, as if it called `warnings.warn` itself.
-    """
+def report_hazards(hazards: list[str], strict: bool) -> None:
+    """Raise the first hazard as HazardError when `strict`, else warn each one as a HazardWarning
+    attributed to the first caller outside ascsim (the user's line, whichever family raised it)."""
     for h in hazards:
         if strict:
             raise HazardError(h)
-        warnings.warn(h, HazardWarning, stacklevel=stacklevel + 1)
+        warnings.warn(h, HazardWarning, stacklevel=user_stacklevel())
+
+
+def user_stacklevel() -> int:
+    """`stacklevel` that makes a warning issued by the calling function point at the first frame outside
+    the ascsim package."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("ascsim"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 _VOID = {u: np.dtype(f"V{u}") for u in _UNITS}

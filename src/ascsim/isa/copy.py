@@ -55,7 +55,7 @@ from ..params import (
     Nz2NdParams,
     QuantMode_t,
 )
-from ..plan import PAD, ExecReport, Plan, check_plan, execute
+from ..plan import PAD, ExecReport, Plan, check_plan, execute, user_stacklevel
 
 U32 = 2**32 - 1
 
@@ -433,7 +433,8 @@ def _fixpipe_spec(instr: str, p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt:
         num_name = "dnNum"
         num = r(instr, "dnNum", sub.dnNum, 0, 65535)  # type: ignore[union-attr]
     if num == 0:
-        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning, stacklevel=3)
+        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning,
+                      stacklevel=user_stacklevel())
     if m == 0 or n == 0 or num == 0:
         return None  # NOP (doc 约束说明); the other fields are not read
     if layout == "NZ" and n % 16:

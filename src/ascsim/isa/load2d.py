@@ -28,7 +28,7 @@ from ..errors import BoundsError, HazardWarning, UnsupportedError
 from ..layouts import R0
 from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import ExecReport, Plan, PreparedCache, execute
+from ..plan import ExecReport, Plan, PreparedCache, execute, user_stacklevel
 from . import load_data_overload
 
 FRACTAL_BYTES = 512
@@ -130,7 +130,8 @@ def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
         diffs.append(f"LoadData_2D.md says dstGap has no effect on 950, but the C++ API passes dstStride = "
                      f"dstGap+1 = {gap + 1} (ascsim honours dstGap)")
     if diffs:
-        warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning, stacklevel=4)
+        warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning,
+                      stacklevel=user_stacklevel())
 
 
 # (spec or None for a NOP, warn about the 950 lowering) per validated call key.

@@ -36,7 +36,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import ExecReport, Plan, PreparedCache, execute
+from ..plan import ExecReport, Plan, PreparedCache, execute, report_hazards
 from . import load_data_overload
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
@@ -331,8 +331,15 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple,
         prep = _PREPARED.add(key, prepare())
     spec, pad, writes = prep
     if spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
+        fm = core.regs.fmatrix_left
+        hz = []
+        if writes[0] is None and (fm.l1H == 0 or fm.l1W == 0):
+            # A documented NOP the chip performs silently; most likely the FMATRIX was never set.
+            hz = [f"{instr}: NOP because the FMATRIX register holds l1H = {fm.l1H}, l1W = {fm.l1W} "
+                  "(this call reads it from the register: call SetFmatrix first)"]
+            report_hazards(hz, core.strict)
         core._commit_load3d_registers(*writes)
-        return ExecReport(instr)
+        return ExecReport(instr, hazards=hz)
     plan = plan_img2col(spec, instr)
     # execute checks bounds/hazards before writing; registers are committed only once it has succeeded,
     # so a rejected call leaves registers untouched (the end state of a good call is the same as C++'s).

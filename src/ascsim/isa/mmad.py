@@ -129,7 +129,7 @@ def _read(core, t: LocalTensor, offs: np.ndarray, what: str, hazards: list[str] 
     hz: list[str] = [] if hazards is None else hazards
     check_extent(t, byte_end(offs, t.dtype.bits), what, False, hz, instr)
     if hazards is None:
-        report_hazards(hz, core.strict, stacklevel=3)
+        report_hazards(hz, core.strict)
     return _gather(t, offs)
 
 
@@ -184,7 +184,7 @@ def write_c(core, c: LocalTensor, values: np.ndarray, m: int, n: int, accumulate
     if core.strict and hz:  # strict: every hazard (also the caller's read hazards) raises before writing
         raise HazardError(hz[0])
     if hazards is None:
-        report_hazards(hz, False, stacklevel=3)
+        report_hazards(hz, False)
     region = c.memory.data[c.offset : c.offset + end]
     elem = region.view(c.dtype.raw_dtype.newbyteorder("<"))
     elem[offs.ravel()] = raw.ravel()
@@ -283,7 +283,7 @@ def mmad(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParam
         bytes_read += m * n * c.dtype.bits // 8
     prod = _matmul(av, bv)
     written = write_c(core, c, prod, m, n, accumulate, bias_row, hz)  # strict hazards raise before writing
-    report_hazards(hz, False, stacklevel=3)
+    report_hazards(hz, False)
     return ExecReport(INSTR, bytes_written=written, bytes_read=bytes_read, hazards=hz)
 
 
