@@ -332,3 +332,42 @@ def test_fixpipe_config_must_be_a_known_name(tmp_path) -> None:
     path.write_text(FIXPIPE_TOML.format(config='config = "CFG_DIAGONAL"'))
     with pytest.raises(ScenarioError, match=r"^fp\.toml: steps\[0\]\.config: expected one of CFG_ROW_MAJOR"):
         load_scenario(path)
+
+
+FM_BITMODE = """
+chip = "ascend950"
+[[steps]]
+call = "SetFmatrix"
+{extra}
+[steps.params]
+type = "{type}"
+{fields}
+"""
+
+
+@pytest.mark.parametrize(("extra", "type_", "fields", "message"), [
+    ("l1H = 4", "SetFMatrixBitModeParams", "l1H = 4",
+     r"steps\[0\]\.l1H: give either params \(SetFMatrixBitModeParams\) or l1H/l1W/padList"),
+    ("", "LoadDataRepeatParam", "repeatTime = 1",
+     r"steps\[0\]\.params\.type: SetFmatrix takes SetFMatrixBitModeParams, got 'LoadDataRepeatParam'"),
+    ("", "SetFMatrixBitModeParams", "l1h = 4",
+     r"steps\[0\]\.params\.l1h: unknown field of SetFMatrixBitModeParams"),
+    ("", "SetFMatrixBitModeParams", "l1H = 70000",
+     r"steps\[0\]\.params\.l1H: SetFMatrixBitModeParams: l1H is a 16-bit field"),
+], ids=["both-forms", "wrong-struct", "unknown-field", "field-too-wide"])
+def test_bitmode_set_fmatrix_errors(tmp_path: Path, extra: str, type_: str, fields: str,
+                                    message: str) -> None:
+    path = tmp_path / "fm.toml"
+    path.write_text(FM_BITMODE.format(extra=extra, type=type_, fields=fields))
+    with pytest.raises(ScenarioError, match=r"^fm\.toml: " + message):
+        load_scenario(path)
+
+
+def test_bitmode_set_fmatrix_sets_the_register(tmp_path: Path) -> None:
+    """SetFmatrixBitMode.md 表3 fields land in the FMATRIX register (l1H, l1W, padList)."""
+    path = tmp_path / "fm.toml"
+    path.write_text(FM_BITMODE.format(extra='mode = "FMATRIX_LEFT"', type="SetFMatrixBitModeParams",
+                                      fields="l1H = 5\nl1W = 7\npadList = [1, 2, 3, 4]"))
+    run = run_scenario(load_scenario(path))
+    fm = run.core.regs.fmatrix_left
+    assert (fm.l1H, fm.l1W, tuple(fm.padList)) == (5, 7, (1, 2, 3, 4))

@@ -209,6 +209,14 @@ _TENSOR_ARGS = ("dst", "src", "idx", "a", "b", "c", "bias", "src_mx")
 def _step_lines(sc: Scenario, step: Step) -> list[str]:
     s, call = step.raw, step.call
     var = _VAR.get(call, "params")
+    if call == "SetFmatrix" and "params" in s:  # the bit-mode form (SetFmatrixBitMode.md 调用示例)
+        p = step_struct(sc, step)
+        mode = str(s.get("mode", "FMATRIX_LEFT")).split(".")[-1]
+        d = p.as_dict()
+        pads = [d[f"padList{i}"] for i in range(4)]
+        return [f"AscendC::SetFMatrixBitModeParams {var};", f"{var}.SetL1H({d['l1H']});",
+                f"{var}.SetL1W({d['l1W']});", f"uint8_t padList[4] = {_value('padList', pads, None)};",
+                f"{var}.SetPadList(padList);", f"AscendC::SetFmatrix({var}, AscendC::FmatrixMode::{mode});"]
     if call == "SetFmatrix":
         pads = s.get("padList", [0, 0, 0, 0])
         mode = str(s.get("mode", "FMATRIX_LEFT")).split(".")[-1]

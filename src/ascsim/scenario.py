@@ -78,7 +78,8 @@ def struct_types() -> dict[str, type]:
     for name in dir(P):
         obj = getattr(P, name)
         # dataclass structs, and the bit-mode params (config words with named bit fields, `FIELDS`)
-        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or hasattr(obj, "FIELDS")):
+        if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or hasattr(obj, "FIELDS")
+                                      or obj is P.SetFMatrixBitModeParams):
             out[name] = obj
     return out
 
@@ -292,6 +293,16 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
     if takes_params:
         allowed |= {"params", "config", "dst_pos", "src_pos"}
     allowed |= set(_SETTER_FIELDS.get(call, {}))
+    if call == "SetFmatrix":  # SetFmatrix(SetFMatrixBitModeParams, mode): the bit-mode form (950)
+        allowed.add("params")
+        if "params" in s:
+            clash = sorted(k for k in ("l1H", "l1W", "padList") if k in s)
+            if clash:
+                raise sc.error(f"{loc}.{clash[0]}", "give either params (SetFMatrixBitModeParams) or "
+                                                    "l1H/l1W/padList, not both")
+            if not isinstance(_struct(sc, f"{loc}.params", s["params"]), P.SetFMatrixBitModeParams):
+                raise sc.error(f"{loc}.params.type", "SetFmatrix takes SetFMatrixBitModeParams, got "
+                                                     f"{s['params'].get('type')!r}")
     _only(sc, loc, s, allowed)
     for arg in tensors:
         if arg not in s:
@@ -381,6 +392,8 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
     values = {k: v for k, v in d.items() if k != "type"}
     if hasattr(cls, "FIELDS"):
         return _bitmode(sc, loc, cls, values)
+    if cls is P.SetFMatrixBitModeParams:
+        return _fmatrix_bitmode(sc, loc, values)
     hints = typing.get_type_hints(cls)
     for k, v in values.items():
         if k not in hints:
@@ -444,6 +457,26 @@ def _bitmode(sc: Scenario, loc: str, cls: type, values: dict) -> Any:
         _check_field(sc, f"{loc}.{k}", v, bool)
         obj.SetIfTranspose(bool(v))
     return obj
+
+
+def _fmatrix_bitmode(sc: Scenario, loc: str, values: dict) -> P.SetFMatrixBitModeParams:
+    """SetFMatrixBitModeParams from l1H / l1W / padList (through SetL1H / SetL1W / SetPadList) or the raw
+    word config0 (SetFmatrixBitMode.md 表2/表3)."""
+    allowed = {"l1H": int, "l1W": int, "padList": list[int]}
+    if set(values) <= {"config0"}:
+        _check_field(sc, f"{loc}.config0", values.get("config0", 0), int)
+        return P.SetFMatrixBitModeParams(values.get("config0", 0))
+    p = P.SetFMatrixBitModeParams()
+    for k, v in values.items():
+        if k not in allowed:
+            raise sc.error(f"{loc}.{k}", "unknown field of SetFMatrixBitModeParams; fields: l1H, l1W, "
+                                         "padList (or config0)")
+        _check_field(sc, f"{loc}.{k}", v, allowed[k])
+        try:
+            {"l1H": p.SetL1H, "l1W": p.SetL1W, "padList": p.SetPadList}[k](v)
+        except AscsimError as e:
+            raise sc.error(f"{loc}.{k}", str(e)) from None
+    return p
 
 
 # -- running ---------------------------------------------------------------------------------------------
@@ -592,7 +625,9 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
     if call == "Fixpipe":
         cfg = getattr(P, s["config"]) if "config" in s else None
         return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg)
-    if call == "SetFmatrix":
+    if call == "SetFmatrix" and p is not None:
+        core.set_fmatrix_bitmode(p, s.get("mode", "FMATRIX_LEFT"))
+    elif call == "SetFmatrix":
         core.set_fmatrix(s.get("l1H", 0), s.get("l1W", 0), s.get("padList", [0, 0, 0, 0]),
                          s.get("mode", "FMATRIX_LEFT"))
     elif call == "SetLoadDataPaddingValue":
