@@ -7,8 +7,11 @@ from .errors import (
     AlignmentError,
     AscsimError,
     BoundsError,
+    DocConflictError,
+    DocConflictWarning,
     HazardError,
     HazardWarning,
+    NotImplementedFeature,
     OverlapError,
     ParamRangeError,
     UnsupportedError,
@@ -35,7 +38,8 @@ from .params import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALL_CHIPS", "AlignmentError", "AscsimError", "BoundsError", "Core", "HazardError", "HazardWarning",
+    "ALL_CHIPS", "AlignmentError", "AscsimError", "BoundsError", "Core", "DocConflictError",
+    "DocConflictWarning", "HazardError", "HazardWarning", "NotImplementedFeature",
     "LocalTensor", "Memory", "OverlapError", "ParamRangeError", "UnsupportedError", "get_chip", "get_dtype",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
     "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",

@@ -31,5 +31,21 @@ class HazardError(AscsimError):
     """A hazard (e.g. write past the destination LocalTensor) in strict mode."""
 
 
+class DocConflictError(HazardError):
+    """Strict mode: a call a doc page forbids but the C++ API implements (see `DocConflictWarning`)."""
+
+
+class NotImplementedFeature(AscsimError, NotImplementedError):
+    """A documented feature ascsim does not model yet; the message names it."""
+
+
 class HazardWarning(UserWarning):
     """A hazard the hardware allows, e.g. a write past the destination LocalTensor inside the memory."""
+
+
+class DocConflictWarning(HazardWarning):
+    """A call a doc page forbids or omits but Huawei's shipped kernels make and the C++ API implements.
+
+    ascsim executes it as the C++ API / hardware would; the message quotes the doc rule and names the
+    docs/divergences.md row. `Core(strict=True)` raises `DocConflictError` instead.
+    """

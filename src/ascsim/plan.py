@@ -19,7 +19,7 @@ from typing import TypeVar
 import numpy as np
 
 from .dtypes import pack_nibbles, unpack_nibbles
-from .errors import BoundsError, HazardError, HazardWarning
+from .errors import BoundsError, DocConflictError, DocConflictWarning, HazardError, HazardWarning
 from .memory import LocalTensor
 
 PAD = -1
@@ -166,6 +166,8 @@ class ExecReport:
     pad_elements: int = 0
     hazards: list[str] = field(default_factory=list)
     plan: Plan | None = field(default=None, repr=False)
+    # divergences.md rows (e.g. "L7") whose reading this result depends on, shown at the point of use
+    notes: list[str] = field(default_factory=list)
 
 
 def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bool) -> list[str]:
@@ -197,6 +199,18 @@ def report_hazards(hazards: list[str], strict: bool) -> None:
         if strict:
             raise HazardError(h)
         warnings.warn(h, HazardWarning, stacklevel=user_stacklevel())
+
+
+def doc_conflict(instr: str, doc_rule: str, row: str, strict: bool) -> str:
+    """Report a call the doc page forbids but the C++ API executes: a DocConflictWarning (or, strict, a
+    DocConflictError) quoting `doc_rule` and naming divergence `row`. Returns the message, for the
+    report's `hazards`."""
+    msg = (f"{instr}: the doc page forbids this ({doc_rule}); executed as the C++ API does "
+           f"(ascsim reading: docs/divergences.md {row})")
+    if strict:
+        raise DocConflictError(msg)
+    warnings.warn(msg, DocConflictWarning, stacklevel=user_stacklevel())
+    return msg
 
 
 def user_stacklevel() -> int:
