@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class _HashedValue:
     """Frozen register values that sit in every Load3D cache key: the hash is computed once."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash(astuple(self)))  # type: ignore[arg-type]
+        object.__setattr__(self, "_hash", hash(tuple(self.__dict__.values())))
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined]

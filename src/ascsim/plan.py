@@ -118,11 +118,21 @@ class UnitPlan:
     __slots__ = ("instr", "bits", "unit", "dst_units", "src_units", "dst_end", "src_end", "n_pad", "dense",
                  "_abs")
 
-    def __init__(self, instr: str, bits: int, unit: int, dst_units: np.ndarray, src_units: np.ndarray,
-                 n_pad: int) -> None:
+    def __init__(self, instr: str, bits: int, unit: int, dst_units: np.ndarray | None,
+                 src_units: np.ndarray, n_pad: int, dense: bool = False) -> None:
+        """`dense=True` (with dst_units None) says the builder already lists one source unit per
+        destination unit in order, so nothing needs checking or reordering."""
         self.instr, self.bits, self.unit, self.n_pad = instr, bits, unit, n_pad
-        dst_units = np.asarray(dst_units, dtype=np.intp).ravel()
         src_units = np.asarray(src_units, dtype=np.intp).ravel()
+        if dense:
+            n = src_units.size
+            self.dense, self.dst_end = True, n * unit
+            self.src_end = (int(src_units.max()) + 1) * unit if n else 0
+            self.dst_units, self.src_units = np.arange(n, dtype=np.intp), src_units
+            self.src_units.flags.writeable = False
+            self._abs = {}
+            return
+        dst_units = np.asarray(dst_units, dtype=np.intp).ravel()
         n = dst_units.size
         per = unit if unit else 1  # nibble plans count nibbles
         self.dst_end = (int(dst_units.max()) + 1) * per if n else 0

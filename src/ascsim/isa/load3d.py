@@ -169,7 +169,8 @@ def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
 
     In Zz(W) / Nz(W) a 32-B destination block is one window row and C0 consecutive columns; with whole
     channel groups those columns are one kernel point (kh, kw) of one group g, i.e. the C0 channels of
-    one pixel: NC1HWC0 block (g*H + h)*W + w, or pad outside the map.
+    one pixel: NC1HWC0 block (g*H + h)*W + w, or pad outside the map. (A cold call in a tiling sweep
+    costs this function, so it works on (rows x column-blocks) arrays only.)
     """
     c0 = spec.c0
     full = spec.channels - spec.channels % c0
@@ -178,22 +179,32 @@ def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     if spec.layout not in ("ZZ", "NZ") or spec.kExtension % c0 or cols.size % c0:
         return plan_img2col(spec, instr).units
     starts = cols[::c0]
-    kh, kw, ch = img2col_columns(spec, starts)
-    if (ch + c0 > full).any():
+    per_group = c0 * spec.kh * spec.kw  # whole groups: columns (g, kh, kw, c) with c fastest
+    g, rem = np.divmod(starts, per_group)
+    if (starts >= full * spec.kh * spec.kw).any():  # a block in the packed tail group (L5)
         return plan_img2col(spec, instr).units
+    kh, kw = np.divmod(rem // c0, spec.kw)
     left, _, top, _ = spec.pads
     ho, wo = np.divmod(rows, spec.out_hw[1])
-    h = ho[:, None] * spec.strideH + kh[None, :] * spec.dilationH - top
-    w = wo[:, None] * spec.strideW + kw[None, :] * spec.dilationW - left
+    h = (ho * spec.strideH - top)[:, None] + kh * spec.dilationH
+    w = (wo * spec.strideW - left)[:, None] + kw * spec.dilationW
     valid = (h >= 0) & (h < spec.l1H) & (w >= 0) & (w < spec.l1W)
-    src = np.where(valid, ((ch[None, :] // c0) * spec.l1H + h) * spec.l1W + w, PAD)
-    r = np.arange(rows.size)[:, None]
-    kb = np.arange(starts.size)[None, :]
+    src = np.where(valid, h * spec.l1W + w + g * (spec.l1H * spec.l1W), PAD)  # (R, KB)
+    n_pad = (src.size - int(np.count_nonzero(valid))) * c0
+    r_n, kb_n = src.shape
+    stride = spec.dstStride or cdiv(r_n, R0)
+    if r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0):
+        # every destination block written once: list the sources in destination order directly
+        s3 = src.reshape(r_n // R0, R0, kb_n)
+        order = s3.transpose(0, 2, 1) if spec.layout == "ZZ" else s3.transpose(2, 0, 1)
+        return UnitPlan(instr, spec.bits, 32, None, order.ravel(), n_pad, dense=True)
+    r = np.arange(r_n)[:, None]
+    kb = np.arange(kb_n)
     if spec.layout == "ZZ":
-        dst = ((r // R0) * starts.size + kb) * R0 + r % R0
+        dst = ((r // R0) * kb_n + kb) * R0 + r % R0
     else:
-        dst = (kb * (spec.dstStride or cdiv(rows.size, R0)) + r // R0) * R0 + r % R0
-    return UnitPlan(instr, spec.bits, 32, dst, src, int((~valid).sum()) * c0)
+        dst = (kb * stride + r // R0) * R0 + r % R0
+    return UnitPlan(instr, spec.bits, 32, dst, src, n_pad)
 
 
 # -- validation --------------------------------------------------------------------------------------
