@@ -48,8 +48,8 @@ CALLS = PreparedCache(64 << 20)
 
 _CALLS = CALLS._d  # the hot path looks up the dict itself
 
-#: Placements kept per core before the core's placement cache starts over.
-PLACEMENTS_PER_CORE = 4096
+#: Placements kept per core before the core's placement cache starts over (each holds gather indices).
+PLACEMENTS_PER_CORE = 512
 
 
 class Prepared:
@@ -85,8 +85,9 @@ class Prepared:
         up = self._units
         if up is None:
             up = self._units = self._units_fn()  # type: ignore[misc]
-            CALLS.charge(up.nbytes)
-            self.nbytes += up.nbytes
+            held = up.nbytes + 2 * up.src_units.nbytes  # + the absolute-index arrays it may cache
+            self.nbytes += held
+            CALLS.charge(held)
         return up
 
 

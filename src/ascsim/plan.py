@@ -174,7 +174,7 @@ class UnitPlan:
                 a = a % (boundary // u)  # SetLoadDataBoundary.md: past the boundary, reads restart at 0
             a = np.where(self.src_units < 0, pad_index, a)
             a.flags.writeable = False
-            if len(self._abs) >= 8:  # a kernel uses a few buffers per call shape (ping-pong)
+            if len(self._abs) >= 2:  # a kernel uses a few buffers per call shape (ping-pong)
                 self._abs.clear()
             self._abs[key] = a
         return a
