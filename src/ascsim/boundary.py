@@ -154,6 +154,10 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if prep.commit is not None:
             prep.commit(core)
         return ExecReport(prep.instr, hazards=hz, notes=list(prep.notes))
+    if boundary and src is not None and boundary > src.memory.size:
+        # past the memory's end (a v1 register counts 32-B units): no in-bounds read reaches it, and a
+        # read past the end is a bounds error, not a wrap (issue 9: it used to crash with IndexError)
+        boundary = 0
     if src is None:
         key = (prep, dst.memory, dst.offset, dst.length, boundary)
     else:

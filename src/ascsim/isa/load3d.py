@@ -18,7 +18,7 @@ Only the window's elements are written; the rest of a partial fractal keeps its 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache, partial
+from functools import partial
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, execute, report_hazards
+from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, report_hazards
 from . import load_data_overload
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
@@ -581,9 +581,12 @@ def v1_positions(spec: V1Spec, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return spec.leftTopH + row * spec.strideH, col_w
 
 
-@lru_cache(maxsize=256)
 def plan_v1(spec: V1Spec) -> Plan:
     """Repeat r writes one 16 x C0 fractal at dst fractal r*jumpStride (doc: LoadData_3D.md 表3)."""
+    return PLANS.memo(("v1", spec), lambda: _plan_v1(spec))
+
+
+def _plan_v1(spec: V1Spec) -> Plan:
     c0, cp = spec.c0, spec.channels_per_point
     pts_per_frac = c0 // cp
     r = np.arange(spec.repeatTime)
@@ -621,8 +624,20 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
               _src_pos: str | None = None) -> ExecReport:
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
+    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
+    pk = p.key()
+    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name,
+                                   pk, cfg.isSetFMatrix, cfg.isSetPadding,
+                                   *_reg_key(core, not cfg.isSetFMatrix, not cfg.isSetPadding))
+    prep = lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
+    return run_gather(core, prep, dst, src, core.regs.boundary * 32)
+
+
+def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
+                 cfg: IsResetLoad3dConfig) -> Prepared:
     r = checks.in_range
-    fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, config)
+    fm, pad, (fm_w, pad_w) = _resolve_registers(core, instr, dst.dtype, p, cfg)
     v = {
         "c1Index": r(instr, "c1Index", p.c1Index, 0, 4095),
         "fetchFilterW": r(instr, "fetchFilterW", p.fetchFilterW, 0, 254),
@@ -646,7 +661,7 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     if v["cSize"] and v["c1Index"]:
         raise ParamRangeError(f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), "
                               f"but got {v['c1Index']}")
-    _tensor_checks(instr, dst, src)
+    _tensor_checks(instr, dst, src, align=False)
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
         raise ParamRangeError(f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}")
@@ -658,7 +673,10 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
             f"{instr}: leftTopW must leave the dilated filter inside the padded width "
             f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}")
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
-    # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
-    report = execute(plan_v1(spec), dst, src, pad, core.strict, core.regs.boundary * 32)
-    core._commit_load3d_registers(*writes)  # after execute: a rejected call changes no register
-    return report
+    commit = None
+    if fm_w is not None or pad_w is not None:
+        def commit(core: Core) -> None:  # after the execution: a rejected call changes no register
+            core._commit_load3d_registers(fm_w, pad_w)
+    return Prepared(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec), pad=pad,
+                    commit=commit, min_dst=R0 * spec.c0 * spec.bits // 8, wrap=32,
+                    aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
