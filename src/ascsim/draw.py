@@ -1339,12 +1339,35 @@ def render(pic: Picture, out: str | Path | None = None, fmt: str = "svg"
     kx = margin + len(cols_txt) * colw
     _draw_key(fig, pic, kx, top, colw, fig_w, fig_h, line_h)
     buf = io.BytesIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ascsim"}):
+    # text as <text> with one short font name (glyph paths and long fallback lists would make a labelled
+    # picture several times larger)
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ascsim", "font.family": "sans-serif",
+                                "font.sans-serif": ["DejaVu Sans"], "font.monospace": ["DejaVu Sans Mono"]}):
         fig.savefig(buf, format=fmt, metadata={"Date": None} if fmt == "svg" else None)  # reproducible SVG
-    data = buf.getvalue()
+    data = _compact_svg(buf.getvalue()) if fmt == "svg" else buf.getvalue()
     if out is not None:
         Path(out).write_bytes(data)
     return data, placed, (fig_w, fig_h)
+
+
+def _compact_svg(data: bytes) -> bytes:
+    """Labels are thousands of <text> elements with a handful of distinct styles: move each style into a
+    CSS class and round positions to 0.01 pt (a labelled picture shrinks ~2x; pixels do not change)."""
+    text = data.decode()
+    classes: dict[str, str] = {}
+
+    def cls(m: re.Match) -> str:
+        name = classes.setdefault(m.group(1), f"t{len(classes)}")
+        return f'<text class="{name}"'
+
+    text = re.sub(r'<text style="([^"]*)"', cls, text)
+    text = re.sub(r'translate\((-?\d+\.\d+) (-?\d+\.\d+)\)',
+                  lambda m: f"translate({float(m.group(1)):.2f} {float(m.group(2)):.2f})", text)
+    if classes:
+        css = "".join(f"text.{n}{{{st}}}" for st, n in classes.items())
+        text = text.replace("<defs>", f"<defs><style>{css}</style>", 1) if "<defs>" in text else \
+            re.sub(r"(<svg[^>]*>)", rf"\1<style>{css}</style>", text, count=1)
+    return text.encode()
 
 
 def _draw_key(fig: Any, pic: Picture, x: float, top: float, width: float, fig_w: float, fig_h: float,
