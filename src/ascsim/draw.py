@@ -948,15 +948,17 @@ def _auto_region(g: Groups, fractals: list[int], focus: np.ndarray | None) -> li
     pos, _ = _dst_grid(view, fractals)
     nrow = max(p[0] for p in pos.values()) + 1
     ncol = max(p[1] for p in pos.values()) + 1
+    reads = np.flatnonzero(g.src >= 0)  # start the block at the first fractal that reads something
+    r0, c0 = pos.get(int(reads[0]) // fe, (0, 0)) if reads.size else (0, 0)
     best: list[int] = []
-    for rows in range(1, nrow + 1):
-        for cols in range(1, ncol + 1):
-            fr = [f for f in fractals if pos[f][0] < rows and pos[f][1] < cols]
+    for rows in range(1, nrow - r0 + 1):
+        for cols in range(1, ncol - c0 + 1):
+            fr = [f for f in fractals if r0 <= pos[f][0] < r0 + rows and c0 <= pos[f][1] < c0 + cols]
             if len(fr) > len(best) and (not best or cell(fr) >= LABEL_CELL_IN):
                 best = fr
             elif len(fr) > len(best):
                 break
-    return best or fractals[:1]
+    return best or [f for f in fractals if pos[f] == (r0, c0)] or fractals[:1]
 
 
 def _elements_of(fractals: list[int], fe: int, n: int) -> np.ndarray:
