@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Hashable
+import weakref
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -79,14 +80,14 @@ class Plan:
                    dst_end, src_end, dict(info or {}), dense, int((~valid).sum()))
 
     def __repr__(self) -> str:
-        from .explain import plan_repr
-
-        return plan_repr(self)
-
-    def _repr_html_(self) -> str:
-        from .explain import plan_repr_html
-
-        return plan_repr_html(self)
+        """One line of counts (text only: pictures belong to the layers above, DESIGN "Growing the house")."""
+        written = int(np.unique(self.dst).size)
+        unit = f"{self.unit}-B units" if self.unit else "4-bit elements"
+        fe = 4096 // self.bits  # elements per 512-B fractal
+        fractals = int(np.unique(self.dst // fe).size)
+        ov = f", {self.dst.size - written} overwritten" if self.dst.size > written else ""
+        return (f"<Plan {self.instr} b{self.bits}: {written} elements in {unit}, {self.n_pad} pad, "
+                f"{fractals} fractals, dst {self.dst_end} B, src {self.src_end} B{ov}>")
 
     @property
     def n_elements(self) -> int:
@@ -156,9 +157,48 @@ class PreparedCache(dict):
         return value
 
 
+class Operand(NamedTuple):
+    """Where an operand of an executed instruction lay: enough to explain or draw the call later, without
+    keeping its memory alive (a GM tensor owns its buffer; the log must stay light)."""
+
+    position: str
+    offset: int
+    dtype: Any  # ascsim.dtypes.DType
+    length: int
+    memory: Callable[[], Any]  # weak reference to the Memory
+
+    @classmethod
+    def of(cls, t: LocalTensor | None) -> Operand | None:
+        return None if t is None else cls(t.position, t.offset, t.dtype, t.length, weakref.ref(t.memory))
+
+    def tensor(self) -> LocalTensor | None:
+        """The operand as a LocalTensor again (None once its memory is gone)."""
+        mem = self.memory()
+        return None if mem is None else LocalTensor(mem, self.position, self.offset, self.dtype, self.length)
+
+
+#: The renderer behind ExecReport.explain / draw / _repr_svg_ / _repr_html_. `ascsim.view`, which lives
+#: above explain and draw, registers itself here when imported (DESIGN "Pictures import downward": this
+#: module never imports the picture layers; `import ascsim` loads the view).
+REPORT_VIEW: Any = None
+VIEW_MODULE = "ascsim.view"
+
+
+def _report_view() -> Any:
+    if REPORT_VIEW is None:  # e.g. `from ascsim.core import Core` only: load the registered view layer
+        import importlib
+
+        importlib.import_module(VIEW_MODULE)
+    return REPORT_VIEW
+
+
 @dataclass(slots=True)
 class ExecReport:
-    """What one executed instruction did (for summaries, `explain`, benchmarks)."""
+    """What one executed instruction did (for summaries, `explain`, `draw`, benchmarks).
+
+    In a notebook a report shows itself as a picture (`_repr_svg_`) and `report.explain()` says where every
+    destination element came from; both are rendered by `ascsim.view` from the plan and the operands.
+    """
 
     instr: str
     bytes_written: int = 0
@@ -168,6 +208,32 @@ class ExecReport:
     plan: Plan | None = field(default=None, repr=False)
     # divergences.md rows (e.g. "L7") whose reading this result depends on, shown at the point of use
     notes: list[str] = field(default_factory=list)
+    # where the plan's dst/src offsets point, and the PADDING / boundary values the call used
+    dst: Operand | None = field(default=None, repr=False)
+    src: Operand | None = field(default=None, repr=False)
+    pad_pattern: int = field(default=0, repr=False)
+    boundary: int = field(default=0, repr=False)
+
+    def on(self, dst: LocalTensor | None, src: LocalTensor | None, pad_pattern: int = 0, boundary: int = 0
+           ) -> ExecReport:
+        """Record the operands the plan's offsets are relative to (returns self)."""
+        self.dst, self.src = Operand.of(dst), Operand.of(src)
+        self.pad_pattern, self.boundary = pad_pattern, boundary
+        return self
+
+    def explain(self, dst: int | None = None, fractal: int | None = None, **kw: Any) -> str:
+        """Where the destination elements came from (`ascsim.view.explain_report`)."""
+        return _report_view().explain_report(self, dst=dst, fractal=fractal, **kw)
+
+    def draw(self, out: Any = None, **kw: Any) -> Any:
+        """The picture of this call (`ascsim.view.draw_report`): to a file (.svg / .png) or as SVG text."""
+        return _report_view().draw_report(self, out, **kw)
+
+    def _repr_svg_(self) -> str | None:
+        return _report_view().report_svg(self)
+
+    def _repr_html_(self) -> str | None:
+        return _report_view().report_html(self)
 
 
 def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bool) -> list[str]:
@@ -279,7 +345,8 @@ def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: 
         if plan.pad_units.size:
             dview[plan.pad_units] = _pad_unit(u, plan.bits, pad_pattern)
     written = plan.dst.size * plan.bits // 8
-    return ExecReport(plan.instr, written, written - plan.n_pad * plan.bits // 8, plan.n_pad, hazards, plan)
+    return ExecReport(plan.instr, written, written - plan.n_pad * plan.bits // 8, plan.n_pad, hazards, plan
+                      ).on(dst, src, pad_pattern, boundary)
 
 
 def _execute_nibbles(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad: int, boundary: int):

@@ -161,7 +161,10 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
         return ExecReport(instr)
     if warn950:
         _warn_950_lowering(core, spec.startIndex, spec.srcStride, spec.dstGap)
-    return execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
+    report = execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
+    if p.addrMode == 1 and s_mem != "GM":
+        report.notes.append("D1")  # addrMode = 1 counts up off GM->L1
+    return report
 
 
 def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams

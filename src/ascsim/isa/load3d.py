@@ -25,7 +25,7 @@ import numpy as np
 from .. import checks
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
-from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..errors import BoundsError, OverlapError, ParamRangeError, UnsupportedError
 from ..layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import (
@@ -112,6 +112,32 @@ class Img2colSpec:
         return base
 
 
+def readings(spec: Img2colSpec) -> list[str]:
+    """docs/divergences.md rows this window's result rests on (arithmetic only: runs on every call)."""
+    rows, cols = spec.window_shape
+    ho, wo = spec.out_hw
+    last_m = spec.mStartPt + spec.mExtension - 1 + (
+        (spec.repeatTime - 1) * spec.repeatStride * R0 if spec.repeatMode == 0 else 0)
+    out = ["L4"] if spec.mStartPt % R0 else []  # mStartPt off the 16-row grid
+    if spec.channels % spec.c0:
+        out.append("L5")  # packed channel tail
+    if rows % R0 or cols % spec.c0:
+        out.append("L7")  # partial fractals
+    if last_m >= ho * wo:
+        out.append("L8")  # rows past Ho*Wo
+    return out
+
+
+def _fit_hint(spec: Img2colSpec, dst: LocalTensor) -> str:
+    """For a window that overflows its destination memory: the largest mExtension that fits."""
+    if spec.layout not in ("ZZ", "NZ") or spec.repeatTime != 1:
+        return ""
+    row_block = R0 * align(spec.window_shape[1], spec.c0) * spec.bits // 8  # bytes per 16 window rows
+    fits = (dst.memory.size - dst.offset) // row_block * R0
+    return f"; the largest mExtension that fits from {dst.memory.name} 0x{dst.offset:x} is {fits}" if fits \
+        else ""
+
+
 def img2col_columns(spec: Img2colSpec, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(kh, kw, channel) of img2col columns k: order (channel group, kh, kw, channel in group)."""
     kh = np.empty_like(k)
@@ -172,8 +198,11 @@ def check_channel_size(instr: str, c: int, dt: DType) -> None:
     small = SMALL_CHANNELS[dt.bits]
     if c in small or (c >= c0 and (c % c0 == 0 or c % c0 in small)):
         return
+    fit = next(n for n in range(c + 1, c + 2 * c0 + 2)
+               if n in small or (n >= c0 and (n % c0 == 0 or n % c0 in small)))
     raise ParamRangeError(f"{instr}: channelSize for {dt.name} must be one of {_channel_forms(dt.bits)} "
-                          f"(N >= 1), but got {c}")
+                          f"(N >= 1), but got {c}; pad the map to {fit} channels (zero channels) and pass "
+                          f"channelSize = {fit}")
 
 
 @dataclass(frozen=True)
@@ -343,7 +372,15 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple,
     plan = plan_img2col(spec, instr)
     # execute checks bounds/hazards before writing; registers are committed only once it has succeeded,
     # so a rejected call leaves registers untouched (the end state of a good call is the same as C++'s).
-    report = execute(plan, dst, src, pad, core.strict, core.regs.boundary)
+    try:
+        report = execute(plan, dst, src, pad, core.strict, core.regs.boundary)
+    except BoundsError as e:
+        raise BoundsError(f"{e}{_fit_hint(spec, dst)}") from None
+    report.notes += readings(spec)
+    if core.chip.l0a_format == "NZ" and not core.regs.repeat.dstStride:
+        report.notes.append("L9")  # 950 dstStride register not set: the dense stride
+    if core.regs.boundary and src.offset + plan.src_end > core.regs.boundary:
+        report.notes.append("L18")  # reads wrap at the boundary
     core._commit_load3d_registers(*writes)
     return report
 
