@@ -92,7 +92,7 @@ def test_svg_fractal_shapes_match_provenance(kind):
     path = scenario(kind, CASES[kind])
     run = run_scenario(load_scenario(path))
     out = TMP / f"{kind}.svg"
-    assert main(["draw", str(path), "--step", "0", "-o", str(out)]) == 0
+    assert main(["draw", str(path), "--step", "0", "-o", str(out), "--region", "all"]) == 0
     fills = svg_fills(out)
     written = summary(run, 0)["fractals_written"]
     # one shape per destination fractal from 0 to the last one written (gaps drawn as white fractals)
@@ -138,18 +138,38 @@ def test_bad_output_suffix(capsys):
 
 
 def test_local_tensor_html_is_capped():
+    """`ascsim.view.tensor_html` (LocalTensor itself keeps a text repr, DESIGN "Growing the house")."""
+    from ascsim.view import tensor_html
+
     run = run_scenario(load_scenario(scenario("load2d", LOAD2D)))
     t = run.tensors["b"]  # 48 x 32 Nz half = 6 fractals, arange
-    html = t._repr_html_()
+    assert not hasattr(t, "_repr_html_")
+    html = tensor_html(t)
     assert html.count("<table") == 1 + 6 and "F5 @0x" in html
     # arange over the logical 48 x 32 matrix, laid out Nz: fractal 1 = row block 1, column block 0, so its
     # first elements are logical (16, 0) = 512 and (16, 1) = 513; fractal 3 = (0, 16) = 16
     assert ">512</td>" in html and ">513</td>" in html and ">16</td>" in html
     big = run.tensors["l0b"].reinterpret("int8_t")  # 4096 B = 8 fractals: capped at 8 shown, none extra
-    assert big._repr_html_().count("<table") == 1 + 8
+    assert tensor_html(big).count("<table") == 1 + 8
     huge = run.core.tensor("A1", "half", 65536)
-    h = huge._repr_html_()
+    h = tensor_html(huge)
     assert "more fractal(s)" in h and len(h) < 40_000
+    # never-written memory (the 0xCD fill marker) shows as "_", not as the half value -23.2
+    assert ">_</td>" in h and "-23.2" not in h
+
+
+def test_local_tensor_text_repr_shows_values():
+    """repr(t): the head, then the first values and the last ones; the fill marker shows as `_`."""
+    from ascsim import Core
+
+    core = Core("a2")
+    t = core.tensor("A2", "half", 2048)
+    t.write(np.array([1.5, 2.0, -3.0]))
+    text = repr(t)
+    assert text.startswith("LocalTensor<half>(A2/L0A @0x0, 2048 elems, 4096 B) "
+                           "[1.5, 2, -3, _, _, _, _, _, ..., _, _]") and "never written" in text
+    small = core.tensor("A1", "int8_t", 5, data=[1, -2, 3, 4, 5])
+    assert repr(small).endswith("[1, -2, 3, 4, 5]")
 
 
 # -- second parts, the boundary wrap, SVG size ---------------------------------------------------------------
@@ -181,7 +201,8 @@ def test_second_part_row(example, step, part, unit):
     sc = load_scenario(EXAMPLES / f"{example}.toml")
     run = run_scenario(sc, upto=step)
     out = TMP / f"{example}_{step}.svg"
-    assert main(["draw", str(EXAMPLES / f"{example}.toml"), "--step", str(step), "-o", str(out)]) == 0
+    assert main(["draw", str(EXAMPLES / f"{example}.toml"), "--step", str(step), "-o", str(out),
+                 "--region", "all"]) == 0
     main_fills = svg_ids(out, "dst-fractal")
     assert sorted(main_fills) == list(range(summary(run, step)["fractals_written"][-1] + 1))
     aux = svg_ids(out, "aux-fractal")
@@ -219,7 +240,7 @@ def test_boundary_wrap_is_marked():
     path = EXAMPLES / "load3d_boundary_a2.toml"
     run = run_scenario(load_scenario(path), upto=1)
     out = TMP / "boundary.svg"
-    assert main(["draw", str(path), "--step", "1", "-o", str(out)]) == 0
+    assert main(["draw", str(path), "--step", "1", "-o", str(out), "--region", "all"]) == 0
     text = out.read_text()
     ids = set(re.findall(r'id="wrap-src-(\d+)-(\d+)-(\d+)"', text))
     read = set()  # pixels the img2col reads: h = ho + 2*kh - 1, w = wo + 2*kw - 1

@@ -1,48 +1,80 @@
-"""ascsim: Huawei Ascend C cube-side data loads (LoadData family, Mmad) simulated bit-exactly on a CPU."""
+"""ascsim: Huawei Ascend C cube-side data loads (LoadData family, Mmad) simulated bit-exactly on a CPU.
 
-from .chips import ALL_CHIPS, get_chip
-from .core import Core
-from .dtypes import get_dtype
-from .errors import (
-    AlignmentError,
-    AscsimError,
-    BoundsError,
-    DocConflictError,
-    DocConflictWarning,
-    HazardError,
-    HazardWarning,
-    NotImplementedFeature,
-    OverlapError,
-    ParamRangeError,
-    UnsupportedError,
-)
-from .memory import LocalTensor, Memory
-from .params import (
-    IS_RESER_LOAD3D_DEFAULT_CONFIG,
-    IsResetLoad3dConfig,
-    Load2DBitModeParam,
-    Load3DBitModeParam,
-    LoadData2DMxParams,
-    LoadData2DParams,
-    LoadData2DParamsV2,
-    LoadData2dTransposeParams,
-    LoadData2dTransposeParamsV2,
-    LoadData3DParamsV1,
-    LoadData3DParamsV2,
-    LoadData3DParamsV2Pro,
-    LoadDataRepeatParam,
-    LoadDataRepeatParamWithStride,
-    MmadParams,
-)
+Names are imported on first use (PEP 562), so `ascsim --help` and `ascsim chips` start without loading
+numpy's dtype extensions; `from ascsim import Core` works as usual.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ALL_CHIPS", "AlignmentError", "AscsimError", "BoundsError", "Core", "DocConflictError",
-    "DocConflictWarning", "HazardError", "HazardWarning", "NotImplementedFeature",
-    "LocalTensor", "Memory", "OverlapError", "ParamRangeError", "UnsupportedError", "get_chip", "get_dtype",
-    "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
-    "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",
-    "MmadParams", "Load2DBitModeParam", "LoadData2DMxParams", "LoadData2DParams", "LoadData2DParamsV2",
-    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
-]
+# public name -> the submodule that defines it
+_WHERE: dict[str, str] = {
+    "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes",
+    "LocalTensor": "memory", "Memory": "memory", "History": "view",
+    **{n: "errors" for n in (
+        "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
+        "HazardError", "HazardWarning", "NotImplementedFeature", "OverlapError", "ParamRangeError",
+        "UnsupportedError")},
+    **{n: "params" for n in (
+        "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load2DBitModeParam", "Load3DBitModeParam",
+        "LoadData2DMxParams", "LoadData2DParams", "LoadData2DParamsV2", "LoadData2dTransposeParams",
+        "LoadData2dTransposeParamsV2", "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro",
+        "LoadDataRepeatParam", "LoadDataRepeatParamWithStride", "MmadParams")},
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'ascsim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what static tools see
+    from .chips import ALL_CHIPS, get_chip  # noqa: F401
+    from .core import Core  # noqa: F401
+    from .dtypes import get_dtype  # noqa: F401
+    from .errors import (  # noqa: F401
+        AlignmentError,
+        AscsimError,
+        BoundsError,
+        DocConflictError,
+        DocConflictWarning,
+        HazardError,
+        HazardWarning,
+        NotImplementedFeature,
+        OverlapError,
+        ParamRangeError,
+        UnsupportedError,
+    )
+    from .memory import LocalTensor, Memory  # noqa: F401
+    from .params import (  # noqa: F401
+        IS_RESER_LOAD3D_DEFAULT_CONFIG,
+        IsResetLoad3dConfig,
+        Load2DBitModeParam,
+        Load3DBitModeParam,
+        LoadData2DMxParams,
+        LoadData2DParams,
+        LoadData2DParamsV2,
+        LoadData2dTransposeParams,
+        LoadData2dTransposeParamsV2,
+        LoadData3DParamsV1,
+        LoadData3DParamsV2,
+        LoadData3DParamsV2Pro,
+        LoadDataRepeatParam,
+        LoadDataRepeatParamWithStride,
+        MmadParams,
+    )
+    from .view import History  # noqa: F401

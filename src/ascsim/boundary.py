@@ -34,6 +34,7 @@ from .memory import LocalTensor, Memory
 from .plan import (
     _VOID,
     ExecReport,
+    Operand,
     Plan,
     PreparedCache,
     UnitPlan,
@@ -56,13 +57,14 @@ class Prepared:
     """One validated call shape (see the module docstring). Offset-independent and shared."""
 
     __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
-                 "min_dst", "wrap", "aligns", "nbytes", "__weakref__")
+                 "min_dst", "wrap", "aligns", "hint", "nbytes", "__weakref__")
 
     def __init__(self, instr: str, spec: Any = None, *, units: Callable[[], UnitPlan] | None = None,
                  planner: Callable[[], Plan] | None = None, pad: int = 0,
                  commit: Callable[[Any], None] | None = None, warnings: Sequence[Callable[[Any], Any]] = (),
                  notes: Sequence[str] = (), min_dst: int = 0, wrap: int = 0,
-                 aligns: Sequence[tuple[int, int, str]] = ()) -> None:
+                 aligns: Sequence[tuple[int, int, str]] = (),
+                 hint: Callable[[LocalTensor], str] | None = None) -> None:
         self.instr = instr
         self.spec = spec
         self._units_fn = units
@@ -75,6 +77,7 @@ class Prepared:
         self.min_dst = min_dst  # bytes the call certainly writes from the dst start (extent-first check)
         self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
         self.aligns = tuple(aligns)  # (operand index, alignment in bytes, what) checked per placement
+        self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
         self.nbytes = 2048
 
     @property
@@ -95,7 +98,7 @@ class Placement:
     """A Prepared call bound to concrete tensors: everything checked, the gather ready to run."""
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
-                 "writes", "written", "read", "n_pad", "slow")
+                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op")
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str) -> AlignmentError:
@@ -112,12 +115,20 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
         t = ops[i]
         if t is not None and t.offset % align:
             raise _align_error(prep, t, align, what)
+    hint = "" if prep.hint is None else prep.hint(dst)
     if dst.offset + prep.min_dst > dst.memory.size:  # before any plan is built (bounded work)
         raise BoundsError(f"{prep.instr}: destination: bytes [{dst.offset}, {dst.offset + prep.min_dst}) "
-                          f"lie outside {dst.memory.name} (size {dst.memory.size} B)")
+                          f"lie outside {dst.memory.name} (size {dst.memory.size} B){hint}")
     up = prep.units()
-    hazards = check_units(up, dst, src, False, boundary, report=False)  # hazards: reported on every call
+    try:
+        hazards = check_units(up, dst, src, False, boundary, report=False)  # hazards: reported per call
+    except BoundsError as e:
+        raise BoundsError(f"{e}{hint}") from None
     pl = Placement()
+    pl.dst_op, pl.src_op = Operand.of(dst), Operand.of(src)
+    pl.notes = list(prep.notes)
+    if boundary and prep.wrap and src is not None and src.offset + up.src_end > boundary:
+        pl.notes.append("L18")  # reads wrap at the L1 boundary (SetLoadDataBoundary)
     pl.hazards = hazards
     pl.n_pad = up.n_pad
     pl.written = (up.dst_units.size * (up.unit * 8 or 4) + 7) // 8
@@ -159,9 +170,10 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         # read past the end is a bounds error, not a wrap (issue 9: it used to crash with IndexError)
         boundary = 0
     if src is None:
-        key = (prep, dst.memory, dst.offset, dst.length, boundary)
+        key = (prep, dst.memory, dst.offset, dst.length, dst.position, boundary)
     else:
-        key = (prep, dst.memory, dst.offset, dst.length, src.memory, src.offset, src.length, boundary)
+        key = (prep, dst.memory, dst.offset, dst.length, dst.position, src.memory, src.offset, src.length,
+               src.position, boundary)
     cache = core._placements
     pl = cache.get(key)
     if pl is None:
@@ -185,8 +197,9 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     if prep.commit is not None:
         prep.commit(core)
     report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None,
-                        list(prep.notes) if prep.notes else None, reads=pl.reads, writes=pl.writes,
-                        planner=prep.planner)
+                        list(pl.notes) if pl.notes else None, reads=pl.reads, writes=pl.writes,
+                        planner=prep.planner, dst=pl.dst_op, src=pl.src_op, pad_pattern=prep.pad,
+                        boundary=boundary)
     if core.keep_plans:
         report.keep_plan()
     return report

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ascsim.errors import UnsupportedError
+from ascsim.errors import UnsupportedError, did_you_mean
 
 __all__ = [
     "ALL_CHIPS",
@@ -904,7 +904,8 @@ def get_chip(name: str | ChipProfile) -> ChipProfile:
     chip = _ALIASES.get(_norm_name(str(name)))
     if chip is None:
         names = "; ".join(f"{c.key} ({', '.join(c.aliases[:4])})" for c in ALL_CHIPS)
-        raise UnsupportedError(f"chip: {name!r} is not a known chip; supported: {names}")
+        hint = did_you_mean(name, [a for c in ALL_CHIPS for a in (c.key, *c.aliases)])
+        raise UnsupportedError(f"chip: {name!r} is not a known chip{hint}; supported: {names}")
     return chip
 
 

@@ -32,22 +32,54 @@ def _cmd_chips(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
-    from .scenario import load_scenario, run_scenario, save_outputs
+def _run_file(path: str, upto: int | None = None, on_step=None):
+    """Run a scenario file, printing each HazardWarning / DocConflictWarning as one `warning:` line that
+    names the file and the step (instead of Python's warnings format pointing at the launcher)."""
+    import warnings
 
-    sc = load_scenario(args.file)
-    n = len(sc.steps)
+    from .scenario import load_scenario, run_scenario
+
+    sc = load_scenario(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seen = 0
+
+        def step_done(res) -> None:
+            nonlocal seen
+            for w in caught[seen:]:
+                print(f"warning: {sc.path.name}: {res.step.line} ({res.step.call}): {w.message}",
+                      file=sys.stderr)
+            seen = len(caught)
+            if on_step is not None:
+                on_step(res)
+
+        run = run_scenario(sc, upto=upto, on_step=step_done)
+    return sc, run
+
+
+def _notes(report) -> list[str]:
+    from .explain import reading_lines
+
+    return reading_lines(report.notes) if report is not None else []
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .scenario import load_scenario, save_outputs
+
+    n = len(load_scenario(args.file).steps)
     bar = n >= 50 and not args.quiet and sys.stderr.isatty()
 
     def on_step(res) -> None:
         if not args.quiet:
             print(res.summary)
+            for line in _notes(res.report):
+                print(f"  {line}")
         if bar:
             done = res.step.index + 1
             sys.stderr.write(f"\r[{'#' * (30 * done // n):30}] {done}/{n} steps")
             sys.stderr.flush()
 
-    run = run_scenario(sc, on_step=on_step)
+    sc, run = _run_file(args.file, on_step=on_step)
     if bar:
         sys.stderr.write("\n")
     names = sc.save
@@ -63,22 +95,49 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pick_step(cmd: str, path: str, step: int | None):
+    """Run the file up to `step`; without --step, the one step that moves data (an error naming the
+    candidates when there are several)."""
+    from .errors import ParamRangeError
+
+    if step is not None:
+        return _run_file(path, upto=step)[1], step
+    sc, run = _run_file(path)
+    moves = [r.step.index for r in run.results if r.report is not None and r.report.plan is not None]
+    if len(moves) == 1:
+        return run, moves[0]
+    if not moves:
+        raise ParamRangeError(f"{cmd}: {sc.path.name} has no step that moves data; nothing to {cmd}")
+    raise ParamRangeError(f"{cmd}: {sc.path.name} has {len(moves)} steps that move data "
+                          f"({', '.join(map(str, moves))}); choose one with --step N")
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain_step
-    from .scenario import load_scenario, run_scenario
 
-    run = run_scenario(load_scenario(args.file), upto=args.step)
-    print(explain_step(run, args.step, dst_index=args.dst, fractal=args.fractal, part=args.part))
+    run, step = _pick_step("explain", args.file, args.step)
+    print(explain_step(run, step, dst_index=args.dst, fractal=args.fractal, part=args.part))
     return 0
 
 
 def _cmd_draw(args: argparse.Namespace) -> int:
     from .draw import draw_step
-    from .scenario import load_scenario, run_scenario
 
-    run = run_scenario(load_scenario(args.file), upto=args.step)
-    draw_step(run, args.step, args.out)
+    run, step = _pick_step("draw", args.file, args.step)
+    draw_step(run, step, args.out, region=args.region, labels=args.labels, focus=args.focus,
+              cumulative=args.cumulative)
     print(f"wrote {args.out}")
+    for line in _notes(run.results[step].report):
+        print(line)
+    return 0
+
+
+def _cmd_explore(args: argparse.Namespace) -> int:
+    from .explore import write_explorer
+
+    _, run = _run_file(args.file)
+    path = write_explorer(run, args.out, region=args.region)
+    print(f"wrote {path} ({len(run.results)} steps; open it in a browser)")
     return 0
 
 
@@ -117,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.set_defaults(func=_cmd_cpp)
     e = sub.add_parser("explain", help="say where each destination element of one step came from")
     e.add_argument("file", help="scenario file")
-    e.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")
+    e.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
+                   "one step moves data")
     g = e.add_mutually_exclusive_group()
     g.add_argument("--dst", type=int, metavar="INDEX",
                    help="one destination element (index in the dst operand)")
@@ -128,9 +188,25 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
     w.add_argument("file", help="scenario file")
-    w.add_argument("--step", type=int, required=True, help="step index (the scenario runs up to it)")
+    w.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
+                   "one step moves data")
     w.add_argument("-o", "--out", required=True, help="output picture (.svg or .png)")
+    w.add_argument("--region", metavar="FRACTALS", help="destination fractals to draw, e.g. 0-12 or 0,3,5-7, "
+                   "or all (default: all when labels stay legible, else the first ones that fit)")
+    w.add_argument("--labels", default="auto",
+                   choices=["auto", "source", "logical", "value", "index", "none"],
+                   help="cell labels: source (h,w)/(row,col), logical img2col (m,k), stored value, source "
+                        "element index (default: auto, by cell size)")
+    w.add_argument("--focus", metavar="SEL", help="outline some destination elements and the source they "
+                   "read: m=N, k=N (img2col row / column), dst=N, fractal=N")
+    w.add_argument("--cumulative", action="store_true", help="tint what earlier steps wrote, per step")
     w.set_defaults(func=_cmd_draw)
+    x = sub.add_parser("explore", help="write one self-contained HTML page to explore every step "
+                       "(hover a destination element: its source lights up)")
+    x.add_argument("file", help="scenario file")
+    x.add_argument("-o", "--out", required=True, help="output page (.html)")
+    x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region)")
+    x.set_defaults(func=_cmd_explore)
     return p
 
 

@@ -97,6 +97,9 @@ class Core:
             mem.owner = self
         self.regs = Registers()
         self.log: deque[ExecReport] = deque(maxlen=LOG_LENGTH)
+        # Opt-in record of the registers and bytes of each call (`core.history = ascsim.History()`,
+        # ascsim.view); None keeps nothing beyond the light log.
+        self.history = None
         self._next: dict[str, int] = {}
 
     def __repr__(self) -> str:
@@ -215,12 +218,12 @@ class Core:
 
             return self._logged(dispatch_load_data(self, dst, src, params, config, dst_pos=dst_pos,
                                                    src_pos=src_pos))
-        report = fn(self, dst, src, params, config, dst_pos, src_pos)
-        self.log.append(report)
-        return report
+        return self._logged(fn(self, dst, src, params, config, dst_pos, src_pos))
 
     def _logged(self, report: ExecReport) -> ExecReport:
         self.log.append(report)
+        if self.history is not None:  # the one hook ascsim.view's History uses
+            self.history.record(report, self.regs)
         return report
 
     def mmad(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params, bias: LocalTensor | None = None

@@ -22,7 +22,7 @@ import en_dtypes
 import ml_dtypes
 import numpy as np
 
-from ascsim.errors import ParamRangeError, UnsupportedError
+from ascsim.errors import ParamRangeError, UnsupportedError, did_you_mean
 
 __all__ = [
     "DType", "get_dtype", "ALL_DTYPES", "to_raw", "from_raw", "decode", "pack_nibbles", "unpack_nibbles",
@@ -146,7 +146,8 @@ def get_dtype(x: str | DType | np.dtype | type) -> DType:
         if hit is not None:
             return hit
     valid = ", ".join(d.name for d in ALL_DTYPES)
-    raise UnsupportedError(f"get_dtype: dtype must be one of [{valid}] (or an alias), but got {x!r}")
+    hint = did_you_mean(x, list(_ALIASES)) if isinstance(x, str) else ""
+    raise UnsupportedError(f"get_dtype: dtype must be one of [{valid}] (or an alias), but got {x!r}{hint}")
 
 
 # ---------------------------------------------------------------- formula decoders (number-formats.md)

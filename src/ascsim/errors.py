@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class AscsimError(Exception):
     """Base of every error ascsim raises on bad input."""
@@ -49,3 +51,13 @@ class DocConflictWarning(HazardWarning):
     ascsim executes it as the C++ API / hardware would; the message quotes the doc rule and names the
     docs/divergences.md row. `Core(strict=True)` raises `DocConflictError` instead.
     """
+
+
+def did_you_mean(value: object, choices: Iterable[str]) -> str:
+    """` (did you mean 'X'?)` naming the closest of `choices` to `value` (case-insensitive), or ""."""
+    import difflib
+
+    names = list(choices)
+    low = {c.lower(): c for c in names}
+    hit = difflib.get_close_matches(str(value).lower(), list(low), n=1, cutoff=0.6)
+    return f" (did you mean {low[hit[0]]!r}?)" if hit else ""

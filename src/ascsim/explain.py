@@ -68,6 +68,10 @@ class StepView:
     frac_bytes: int = FRACTAL_BYTES  # destination/source fractal size of this part (128 / 32 B for parts)
     note: str = ""  # how the part's destination is addressed ("= L0B address / 4")
     aux: StepView | None = None  # the second part, on the view of the data part
+    notes: tuple[str, ...] = ()  # divergences.md rows the result rests on (ExecReport.notes)
+    regs: Any = None  # the core's registers after the step (Registers), for the register panel
+    regs_note: str = "after this step"  # whose registers `regs` are
+    params: Any = None  # the call's parameter struct, when known (legend / explorer)
 
     @property
     def spec(self) -> Any:
@@ -138,26 +142,27 @@ def second_part(step: Any) -> str | None:
     return None
 
 
-def step_view(run: Any, step_index: int, part: str = "data") -> StepView:
+def step_view(run: Any, step_index: int, part: str = "data", who: str = "explain") -> StepView:
     """The executed step `step_index` of a `ScenarioRun` with its plan and operands; `part` selects the
-    second part of a two-part instruction ("index" / "scales", see the module docstring)."""
+    second part of a two-part instruction ("index" / "scales", see the module docstring); `who` names the
+    command in messages."""
     n = len(run.results)
     if not 0 <= step_index < n:
-        raise BoundsError(f"explain: step must be in [0, {n - 1}] (steps executed so far), "
+        raise BoundsError(f"{who}: step must be in [0, {n - 1}] (steps executed so far), "
                           f"but got {step_index}")
     res = run.results[step_index]
     step, report = res.step, res.report
     second = second_part(step)
     allowed = ("data",) + ((second,) if second else ())
     if part not in allowed:
-        raise ParamRangeError(f"explain: part must be {' or '.join(allowed)} for step {step_index} "
+        raise ParamRangeError(f"{who}: part must be {' or '.join(allowed)} for step {step_index} "
                               f"({step.call}), but got {part!r}")
     if part != "data":
         return _part_view(run, step_index, part)
     plan = report.plan if report is not None else None
     if plan is None:
         what = "sets registers" if report is None else "records no access plan (NOP or not a data move)"
-        raise UnsupportedError(f"explain: step {step_index} ({step.call}) {what}; nothing to explain")
+        raise UnsupportedError(f"{who}: step {step_index} ({step.call}) {what}; nothing to {who}")
     raw = step.raw
     dkey = "dst" if "dst" in raw else "c"
     skey = "src" if "src" in raw else None
@@ -169,11 +174,14 @@ def step_view(run: Any, step_index: int, part: str = "data") -> StepView:
         src = run.tensors[sname][sbase] if sbase else run.tensors[sname]
         sspec = run.scenario.tensors.get(sname)
     core = run.core
-    is_l3d = plan.instr.startswith("Load3D")
-    pad = core.regs.padding if is_l3d else 0
-    boundary = core.regs.boundary * (32 if plan.instr == "Load3Dv1" else 1) if is_l3d else 0
+    if report.dst is not None:  # the PADDING / boundary values the call itself used
+        pad, boundary = report.pad_pattern, report.boundary
+    else:
+        is_l3d = plan.instr.startswith("Load3D")
+        pad = core.regs.padding if is_l3d else 0
+        boundary = core.regs.boundary * (32 if plan.instr == "Load3Dv1" else 1) if is_l3d else 0
     view = StepView(step_index, step.call, raw, plan, dst, src, dname, sname, dbase, sbase, sspec, pad,
-                    boundary)
+                    boundary, notes=tuple(report.notes), regs=core.regs)
     if second:
         try:
             view.aux = _part_view(run, step_index, second)
@@ -468,7 +476,8 @@ def _summary(view: StepView) -> dict[str, Any]:
     src_map, counts = final_map(view)
     written = np.flatnonzero(src_map != NOT_WRITTEN)
     out: dict[str, Any] = {
-        "step": view.index, "call": view.call, "instr": plan.instr, "params": view.raw.get("params", {}),
+        "step": view.index if view.index >= 0 else "-", "call": view.call, "instr": plan.instr,
+        "params": view.raw.get("params", {}),
         "part": view.part, "frac_bytes": view.frac_bytes,
         "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})"
                + (f" {view.note}" if view.note else ""),
@@ -639,14 +648,18 @@ def explain_step(run: Any, step_index: int, dst_index: int | None = None, fracta
     fractal (`fractal`, grouped into runs) or, by default, the first destination fractal written.
     `part` = "index" / "scales" explains the second region of LoadDataWithSparse / Load2DMX instead (indices
     are then bytes of the index buffer / MX region, fractals 128 / 32 B)."""
-    view = step_view(run, step_index, part)
-    text = [format_summary(_summary(view))]
+    return explain_view(step_view(run, step_index, part), dst_index, fractal)
+
+
+def explain_view(view: StepView, dst_index: int | None = None, fractal: int | None = None) -> str:
+    """`explain_step` for any step view (a scenario step, an ExecReport, a history entry)."""
+    text = [format_summary(_summary(view))] + ["  " + ln for ln in reading_lines(view.notes)]
     if dst_index is not None or fractal is not None:
         elems = dst_elements_of(view, dst_index, fractal)
     else:
         written = dst_elements_of(view)
         if not written:
-            return text[0]
+            return "\n".join(text)
         fractal = written[0] // view.frac_elems
         elems = dst_elements_of(view, None, fractal)
     prov = _provenance(view, elems)
@@ -658,42 +671,28 @@ def explain_step(run: Any, step_index: int, dst_index: int | None = None, fracta
     return "\n".join(text)
 
 
-# -- reprs ------------------------------------------------------------------------------------------------
+
+# -- readings ---------------------------------------------------------------------------------------------
+
+#: Short titles of the docs/divergences.md rows an ExecReport's `notes` can name (shown at the point of use).
+READINGS: dict[str, str] = {
+    "L4": "mStartPt not a multiple of 16 (the docs' [0, 32767] range, not the seeds' multiple-of-16 rule)",
+    "L5": "channels past the last whole C0 group are stored packed, r channels per pixel",
+    "L7": "partial fractal: only the window's elements are written, the rest keep their bytes",
+    "L8": "rows past Ho*Wo: the address formula continues (ho = m // Wo)",
+    "L9": "950 dstStride not set: the dense stride of the stored matrix is used",
+    "L18": "reads past the SetLoadDataBoundary boundary wrap to the start of L1",
+    "D1": "addrMode = 1 off GM->L1 counts up (the path ignores it)",
+    "D4": "2Dv2 transposed rows overflow dstStride: later columns overwrite them",
+    "T1": "srcStride / startIndex count whole transposed squares",
+    "T3": "addrMode = 1 walks the source squares downwards",
+    "C3": "Nd2Nz rows past nValue are left untouched",
+    "C5": "nSize not a multiple of 16 (NZ2ND/NZ2DN accept any)",
+    "M6": "partial C fractals: only the m x n region is written",
+    "X2": "xStep / yStep = 0 skips only the scale copy",
+}
 
 
-def plan_counts(plan: Plan) -> dict[str, Any]:
-    final = np.full(int(plan.dst.max()) + 1 if plan.dst.size else 0, NOT_WRITTEN, dtype=np.int64)
-    final[plan.dst] = plan.src
-    written = np.flatnonzero(final != NOT_WRITTEN)
-    fe = FRACTAL_BYTES * 8 // plan.bits
-    return {"instr": plan.instr, "bits": plan.bits, "unit": plan.unit, "elements": int(written.size),
-            "pad": int((final == PAD).sum()), "fractals": int(np.unique(written // fe).size),
-            "overlaps": int(plan.dst.size - written.size), "dst_end": plan.dst_end, "src_end": plan.src_end}
-
-
-def plan_repr(plan: Plan) -> str:
-    """`Plan.__repr__`: one line."""
-    c = plan_counts(plan)
-    unit = f"{c['unit']}-B units" if c["unit"] else "4-bit elements"
-    ov = f", {c['overlaps']} overwritten" if c["overlaps"] else ""
-    return (f"<Plan {c['instr']} b{c['bits']}: {c['elements']} elements in {unit}, {c['pad']} pad, "
-            f"{c['fractals']} fractals, dst {c['dst_end']} B, src {c['src_end']} B{ov}>")
-
-
-def plan_repr_html(plan: Plan) -> str:
-    """`Plan._repr_html_`: a compact table (counts, then the first destination runs)."""
-    import html
-
-    c = plan_counts(plan)
-    rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
-                   for k, v in c.items())
-    spec = plan.info.get("spec")
-    if spec is not None:
-        rows += (f"<tr><th style='text-align:left'>spec</th><td style='font-size:smaller'>"
-                 f"{html.escape(repr(spec))[:400]}</td></tr>")
-    n = min(8, plan.dst.size)
-    pairs = ", ".join(f"{int(d)}&larr;{'pad' if s < 0 else int(s)}"
-                      for d, s in zip(plan.dst[:n], plan.src[:n], strict=True))
-    more = " &hellip;" if plan.dst.size > n else ""
-    rows += f"<tr><th style='text-align:left'>dst&larr;src</th><td>{pairs}{more}</td></tr>"
-    return f"<table style='border-collapse:collapse;font-family:monospace'>{rows}</table>"
+def reading_lines(notes: Any) -> list[str]:
+    """One line per divergence row a result rests on: `reading L7: <title> (docs/divergences.md)`."""
+    return [f"reading {n}: {READINGS.get(n, 'see the row')} (docs/divergences.md {n})" for n in notes]

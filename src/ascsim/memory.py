@@ -13,7 +13,7 @@ import numpy as np
 
 from .chips import TPOSITION_TO_MEMORY
 from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, to_bytes
-from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError
+from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError, did_you_mean
 
 #: Byte written into fresh on-chip memory so untouched bytes stand out (0xCDCD is -23.2 in half,
 #: -1.4e-8 in float, -51 in int8).
@@ -33,8 +33,18 @@ def memory_of(position: str) -> str:
         return POSITION_MEMORY[position]
     except KeyError:
         raise UnsupportedError(
-            f"TPosition {position!r} is not modelled; known: {', '.join(POSITION_MEMORY)}"
+            f"TPosition {position!r} is not modelled{position_hint(position)}; "
+            f"known: {', '.join(POSITION_MEMORY)}"
         ) from None
+
+
+def position_hint(position: object) -> str:
+    """A memory name given where a TPosition goes ("L0A" -> A2), or the closest TPosition."""
+    pos = [p for p, m in POSITION_MEMORY.items() if m.lower() == str(position).lower() and p != m]
+    if pos:
+        return f" (L0A, L1, ... are memories: the TPosition{'s' if len(pos) > 1 else ''} for {position} " \
+               f"{'are' if len(pos) > 1 else 'is'} {' / '.join(pos)})"
+    return did_you_mean(position, POSITION_MEMORY)
 
 
 class Memory:
@@ -164,17 +174,35 @@ class LocalTensor:
         """Fill every element with one raw bit pattern."""
         self.write_raw(np.full(self.length, pattern, dtype=self.dtype.raw_dtype))
 
-    def _repr_html_(self) -> str:
-        """Notebook view: the fractal grid with a few values (ascsim.draw.tensor_repr_html)."""
-        from .draw import tensor_repr_html
-
-        return tensor_repr_html(self)
-
     def __repr__(self) -> str:
-        return (
-            f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "
-            f"{self.length} elems, {self.nbytes} B)"
-        )
+        """Text view with values: the first elements (and the last ones of a long tensor); elements whose
+        bytes still hold the fill marker are shown as `_` (never written). Pictures live in ascsim.view."""
+        head = (f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "
+                f"{self.length} elems, {self.nbytes} B)")
+        return f"{head} {self._values_text()}" if self.length else head
+
+    def _values_text(self, first: int = 8, last: int = 2) -> str:
+        n, bits = self.length, self.dtype.bits
+        # the tail starts at an even element so 4-bit tensors stay byte-addressable
+        chunks = [(0, n)] if n <= first + last + 2 else [(0, first), ((n - last) & ~1, n)]
+        fill = getattr(self.memory.owner, "fill", MARKER)
+        parts: list[str] = []
+        for lo, hi in chunks:
+            t = self[lo] if lo else self
+            raw = t.bytes()
+            for j, v in enumerate(t.read(hi - lo).tolist()):
+                b = raw[j // 2 : j // 2 + 1] if bits == 4 else raw[j * bits // 8 : (j + 1) * bits // 8]
+                parts.append("_" if (b == fill).all() else _short(v))
+            if hi < n:
+                parts.append("...")
+        note = " (_ = fill marker, never written)" if "_" in parts else ""
+        return f"[{', '.join(parts)}]{note}"
+
+
+def _short(v: object) -> str:
+    if isinstance(v, float):
+        return f"{int(v)}" if v.is_integer() and abs(v) < 1e15 else f"{v:.4g}"
+    return str(v)
 
 
 GlobalTensor = LocalTensor

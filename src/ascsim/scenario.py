@@ -54,9 +54,9 @@ import numpy as np
 from . import params as P
 from .core import Core
 from .dtypes import DType, get_dtype
-from .errors import AscsimError
+from .errors import AscsimError, did_you_mean
 from .layouts import align, chw_to_fmap_l1, nd_to_nz, nd_to_zn, nd_to_zz
-from .memory import POSITION_MEMORY, LocalTensor
+from .memory import POSITION_MEMORY, LocalTensor, position_hint
 from .plan import ExecReport
 
 try:  # Python >= 3.11
@@ -161,7 +161,7 @@ def _only(sc: Scenario, loc: str, d: dict, allowed: set[str]) -> None:
     for k in d:
         if k not in allowed:
             raise sc.error(f"{loc}.{k}" if loc else k,
-                           f"unknown field; allowed: {', '.join(sorted(allowed))}")
+                           f"unknown field{did_you_mean(k, allowed)}; allowed: {', '.join(sorted(allowed))}")
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -212,7 +212,8 @@ def _tensor_spec(sc: Scenario, name: str, t: Any) -> TensorSpec:
             raise sc.error(f"{loc}.{req}", "missing")
     pos = _expect(sc, f"{loc}.position", t["position"], str, "a TPosition name")
     if pos not in POSITION_MEMORY:
-        raise sc.error(f"{loc}.position", f"unknown TPosition {pos!r}; known: {', '.join(POSITION_MEMORY)}")
+        raise sc.error(f"{loc}.position", f"unknown TPosition {pos!r}{position_hint(pos)}; known: "
+                                          f"{', '.join(POSITION_MEMORY)}")
     try:
         dt = get_dtype(_expect(sc, f"{loc}.dtype", t["dtype"], str, "a dtype name"))
     except AscsimError as e:
@@ -287,7 +288,8 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
     _expect(sc, loc, s, dict, "a table")
     call = s.get("call")
     if call not in CALLS:
-        raise sc.error(f"{loc}.call", f"unknown call {call!r}; known: {', '.join(CALLS)}")
+        raise sc.error(f"{loc}.call", f"unknown call {call!r}{did_you_mean(call, CALLS)}; "
+                                      f"known: {', '.join(CALLS)}")
     tensors, optional, takes_params = CALLS[call]
     allowed = {"call", *tensors, *optional, "note"}
     if takes_params:
@@ -387,7 +389,8 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
     types = struct_types()
     tname = d.get("type")
     if tname not in types:
-        raise sc.error(f"{loc}.type", f"unknown struct {tname!r}; known: {', '.join(sorted(types))}")
+        raise sc.error(f"{loc}.type", f"unknown struct {tname!r}{did_you_mean(tname, types)}; known: "
+                                      f"{', '.join(sorted(types))}")
     cls = types[tname]
     values = {k: v for k, v in d.items() if k != "type"}
     if hasattr(cls, "FIELDS"):
@@ -397,7 +400,8 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
     hints = typing.get_type_hints(cls)
     for k, v in values.items():
         if k not in hints:
-            raise sc.error(f"{loc}.{k}", f"unknown field of {tname}; fields: {', '.join(hints)}")
+            raise sc.error(f"{loc}.{k}", f"unknown field of {tname}{did_you_mean(k, hints)}; fields: "
+                                         f"{', '.join(hints)}")
         _check_field(sc, f"{loc}.{k}", v, hints[k])
         if isinstance(v, dict):  # a nested struct, e.g. FixpipeParamsArch3510.params = {type = "Nz2NdParams"}
             values[k] = _struct(sc, f"{loc}.{k}", v)

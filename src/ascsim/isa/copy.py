@@ -481,7 +481,7 @@ def _execute_cast(plan: Plan, dst: LocalTensor, src: LocalTensor, ddt: DType, st
     raw = to_raw(ddt, vals)
     dst.memory.data[dst.offset : dst.offset + dst_end].view(f"<u{dbytes}")[plan.dst] = raw
     return ExecReport("Fixpipe", bytes_written=plan.dst.size * dbytes, bytes_read=plan.src.size * 4,
-                      hazards=hazards, plan=plan)
+                      hazards=hazards, plan=plan).on(dst, src)
 
 
 def reference_fixpipe(p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout, src: np.ndarray,

@@ -178,8 +178,9 @@ def _prepared_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor,
     if spec is None:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
         return Prepared(instr, aligns=aligns)
     warn = (partial(_warn_950_lowering, spec.startIndex, spec.srcStride, spec.dstGap),) if warn950 else ()
+    notes = ("D1",) if p.addrMode == 1 and src.memory.name != "GM" else ()  # addrMode = 1 counts up off GM
     return Prepared(instr, spec, units=partial(_units_load2d, spec, instr),
-                    planner=partial(plan_load2d, spec, instr), warnings=warn,
+                    planner=partial(plan_load2d, spec, instr), warnings=warn, notes=notes,
                     min_dst=(int(spec.dst_fractals().max()) + 1) * FRACTAL_BYTES, aligns=aligns)
 
 

@@ -113,6 +113,32 @@ class Img2colSpec:
         return base
 
 
+def readings(spec: Img2colSpec) -> list[str]:
+    """docs/divergences.md rows this window's result rests on (arithmetic only: runs on every call)."""
+    rows, cols = spec.window_shape
+    ho, wo = spec.out_hw
+    last_m = spec.mStartPt + spec.mExtension - 1 + (
+        (spec.repeatTime - 1) * spec.repeatStride * R0 if spec.repeatMode == 0 else 0)
+    out = ["L4"] if spec.mStartPt % R0 else []  # mStartPt off the 16-row grid
+    if spec.channels % spec.c0:
+        out.append("L5")  # packed channel tail
+    if rows % R0 or cols % spec.c0:
+        out.append("L7")  # partial fractals
+    if last_m >= ho * wo:
+        out.append("L8")  # rows past Ho*Wo
+    return out
+
+
+def _fit_hint(spec: Img2colSpec, dst: LocalTensor) -> str:
+    """For a window that overflows its destination memory: the largest mExtension that fits."""
+    if spec.layout not in ("ZZ", "NZ") or spec.repeatTime != 1:
+        return ""
+    row_block = R0 * align(spec.window_shape[1], spec.c0) * spec.bits // 8  # bytes per 16 window rows
+    fits = (dst.memory.size - dst.offset) // row_block * R0
+    return f"; the largest mExtension that fits from {dst.memory.name} 0x{dst.offset:x} is {fits}" if fits \
+        else ""
+
+
 def img2col_columns(spec: Img2colSpec, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(kh, kw, channel) of img2col columns k: order (channel group, kh, kw, channel in group)."""
     kh = np.empty_like(k)
@@ -221,8 +247,11 @@ def check_channel_size(instr: str, c: int, dt: DType) -> None:
     small = SMALL_CHANNELS[dt.bits]
     if c in small or (c >= c0 and (c % c0 == 0 or c % c0 in small)):
         return
+    fit = next(n for n in range(c + 1, c + 2 * c0 + 2)
+               if n in small or (n >= c0 and (n % c0 == 0 or n % c0 in small)))
     raise ParamRangeError(f"{instr}: channelSize for {dt.name} must be one of {_channel_forms(dt.bits)} "
-                          f"(N >= 1), but got {c}")
+                          f"(N >= 1), but got {c}; pad the map to {fit} channels (zero channels) and pass "
+                          f"channelSize = {fit}")
 
 
 @dataclass(frozen=True)
@@ -375,11 +404,11 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple 
     """
     if key is not None:
         key = (*key, src.memory.name, src.dtype.name)
-    prep = lookup(key, lambda: _prepared(instr, dst, src, prepare))
+    prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
     return run_gather(core, prep, dst, src, core.regs.boundary)
 
 
-def _prepared(instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
+def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
     _tensor_checks(instr, dst, src, align=False)
     spec, pad, (fm_w, pad_w) = prepare()
     commit = None
@@ -390,9 +419,12 @@ def _prepared(instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepar
         warn = () if fm_w is not None else (partial(_nop_hazard, instr),)
         return Prepared(instr, commit=commit, warnings=warn)
     rows, cols = spec.window_shape
+    notes = readings(spec)
+    if core.chip.l0a_format == "NZ" and not core.regs.repeat.dstStride:
+        notes.append("L9")  # 950 dstStride register not set: the dense stride
     return Prepared(instr, spec, units=partial(units_img2col, spec, instr),
-                    planner=partial(plan_img2col, spec, instr), pad=pad, commit=commit,
-                    min_dst=rows * cols * spec.bits // 8, wrap=1,
+                    planner=partial(plan_img2col, spec, instr), pad=pad, commit=commit, notes=notes,
+                    min_dst=rows * cols * spec.bits // 8, wrap=1, hint=partial(_fit_hint, spec),
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
 
 

@@ -124,7 +124,7 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
         warnings.simplefilter("ignore", HazardWarning)
         for p, d, s in jobs:
             check_plan(p, d, s, core.strict)
-    out = ExecReport(instr, plan=data_plan)  # the data move is what explain/draw show
+    out = ExecReport(instr, plan=data_plan).on(dst, src)  # the data move is what explain/draw show
     for p, d, s in jobs:
         rep = execute(p, d, s, 0, core.strict, 0)
         out.bytes_written += rep.bytes_written

@@ -215,7 +215,7 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
     reports = [execute(plan, d, s, 0, core.strict) for plan, d, s in pairs]
     return ExecReport(LOAD, bytes_written=sum(r.bytes_written for r in reports),
                       bytes_read=sum(r.bytes_read for r in reports),
-                      hazards=[h for r in reports for h in r.hazards], plan=data_plan)
+                      hazards=[h for r in reports for h in r.hazards], plan=data_plan).on(dst, src)
 
 
 # -- MmadWithSparse ---------------------------------------------------------------------------------

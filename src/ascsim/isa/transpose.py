@@ -211,7 +211,10 @@ def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
     if plan is None:
         return ExecReport(INSTR)
     # SetLoadDataBoundary applies to LoadData (卷积数据搬运) only (SetLoadDataBoundary.md), so no boundary.
-    return run_squares(plan, dst, src, core.strict)
+    report = run_squares(plan, dst, src, core.strict)
+    report.notes += [row for row, on in (("T1", not v2 and dt.bits == 16 and (fields[0] or fields[2] != 1)),
+                                         ("T3", fields[-1] == 1)) if on]  # b16 square units; addrMode down
+    return report
 
 
 def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = False) -> ExecReport:
@@ -242,7 +245,7 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
         tmp = np.empty((r, n_f, 512), dtype=np.uint8)
         _store_squares(plan.bits, blocks, tmp)
         dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)[dst_f] = tmp
-    return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan)
+    return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan).on(dst, src)
 
 
 def _store_squares(bits: int, blocks: np.ndarray, out: np.ndarray) -> None:

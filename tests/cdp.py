@@ -1,0 +1,101 @@
+"""A minimal Chrome DevTools Protocol client over `--remote-debugging-pipe` (standard library only): start
+headless Chromium, open a page, evaluate JavaScript, send real mouse events. Used by the explorer test."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from typing import Any
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--remote-debugging-pipe", "--window-size=1400,1200"]
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Browser:
+    """Chromium driven over fds 3 (commands in) / 4 (replies out), NUL-separated JSON messages."""
+
+    def __init__(self, exe: str) -> None:
+        self.profile = tempfile.mkdtemp(prefix="ascsim-cdp-")
+        # move the pipe ends above 10 so placing them at 3 and 4 in the child cannot clobber one another
+        to_chrome_r, self._to_chrome, self._from_chrome, from_chrome_w = (
+            fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (*os.pipe(), *os.pipe()))
+
+        def child_fds() -> None:  # the pipe protocol expects exactly fds 3 (commands) and 4 (replies)
+            os.dup2(to_chrome_r, 3)
+            os.dup2(from_chrome_w, 4)
+
+        self.proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+                                     preexec_fn=child_fds, close_fds=False,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._buf = b""
+        self._id = 0
+        self.session: str | None = None
+
+    def send(self, method: str, params: dict | None = None, session: bool = True, timeout: float = 30) -> Any:
+        self._id += 1
+        msg: dict[str, Any] = {"id": self._id, "method": method, "params": params or {}}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            while b"\0" in self._buf:
+                raw, self._buf = self._buf.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == self._id:
+                    if "error" in reply:
+                        raise RuntimeError(f"{method}: {reply['error']}")
+                    return reply.get("result", {})
+            chunk = os.read(self._from_chrome, 1 << 16)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self._buf += chunk
+        raise TimeoutError(method)
+
+    def open(self, url: str) -> None:
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
+                                 session=False)["sessionId"]
+        self.send("Page.enable")
+        self.send("Page.navigate", {"url": url})
+        end = time.monotonic() + 30
+        while self.eval("document.readyState") != "complete" and time.monotonic() < end:
+            time.sleep(0.05)
+
+    def eval(self, expr: str) -> Any:
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True})
+        if "exceptionDetails" in r:
+            raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def move_mouse(self, x: float, y: float) -> None:
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close", session=False, timeout=5)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        os.close(self._to_chrome)
+        os.close(self._from_chrome)
+        shutil.rmtree(self.profile, ignore_errors=True)
