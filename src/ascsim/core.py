@@ -32,23 +32,35 @@ _OVERLOADS: dict[type, object] = {}
 _ALLOC_ALIGN = {"L1": 32, "L0A": 512, "L0B": 512, "L0C": 1024, "BT": 64, "FB": 128, "GM": 32}
 
 
-@dataclass(frozen=True)
-class Fmatrix:
+class _HashedValue:
+    """Frozen register values that sit in every Load3D cache key: the hash is computed once."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(tuple(self.__dict__.values())))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, eq=True)
+class Fmatrix(_HashedValue):
     """One FMATRIX bank: feature-map height/width in L1 and its padding [left, right, top, bottom]."""
 
     l1H: int = 0
     l1W: int = 0
     padList: tuple[int, int, int, int] = (0, 0, 0, 0)
+    __hash__ = _HashedValue.__hash__
 
 
-@dataclass(frozen=True)
-class RepeatConfig:
+@dataclass(frozen=True, eq=True)
+class RepeatConfig(_HashedValue):
     """The Load3D repeat register written by SetLoadDataRepeat[WithStride] (doc: SetLoadDataRepeat.md)."""
 
     repeatStride: int = 0
     repeatTime: int = 1
     repeatMode: int = 0
     dstStride: int = 0  # 950 only; 0 = "not set" (ascsim then uses the dense stride, see divergences)
+    __hash__ = _HashedValue.__hash__
 
 
 @dataclass
@@ -67,12 +79,17 @@ class Core:
 
     strict: hazards (e.g. a write past the destination LocalTensor inside the memory) raise
     `HazardError` instead of warning.
+    keep_plans: every record in `log` keeps its element-level plan (otherwise `report.plan` rebuilds
+    it on demand, and the log stays light).
     """
 
-    def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False) -> None:
+    def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False,
+                 keep_plans: bool = False) -> None:
         self.chip = get_chip(chip)
         self.fill = fill
         self.strict = strict
+        self.keep_plans = keep_plans  # records in `log` hold their element-level plans (memory grows)
+        self._placements: dict = {}  # boundary.run_gather: prepared calls bound to tensors (bounded)
         self.memories: dict[str, Memory] = {
             name: Memory(name, size, fill) for name, size in self.chip.memory_sizes.items()
         }
@@ -185,7 +202,8 @@ class Core:
         self.regs.boundary = v
 
     def _commit_load3d_registers(self, fm: Fmatrix | None, pad: int | None) -> None:
-        if fm is not None:
+        # an equal value keeps the register's object, so cache keys holding it compare by identity
+        if fm is not None and fm is not self.regs.fmatrix_left and fm != self.regs.fmatrix_left:
             self.regs.fmatrix_left = fm
         if pad is not None:
             self.regs.padding = pad

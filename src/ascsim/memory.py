@@ -19,6 +19,10 @@ from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedErr
 #: -1.4e-8 in float, -51 in int8).
 MARKER = 0xCD
 
+#: Bytes past the end of every memory's backing buffer, invisible to tensors: the executor parks the pad
+#: pattern there so a plan's pad units are just more indices of its one gather (docs: DESIGN, speed).
+SPARE = 32
+
 #: TPosition -> physical memory on every chip ascsim models (asc-devkit kernel_event.h GetPhyType).
 POSITION_MEMORY: Mapping[str, str] = TPOSITION_TO_MEMORY
 
@@ -49,8 +53,26 @@ class Memory:
     def __init__(self, name: str, size: int, fill: int | None = MARKER) -> None:
         self.name = name
         self.size = int(size)
-        self.data = np.full(self.size, MARKER if fill is None else fill, dtype=np.uint8)
+        # The backing buffer is rounded up to 32 B and followed by SPARE bytes; `data` is the
+        # user-visible `size` bytes, the tail holds the current pad block (see `pad_index`).
+        self._buf = np.full(-(-self.size // SPARE) * SPARE + SPARE, MARKER if fill is None else fill,
+                            dtype=np.uint8)
+        self.data = self._buf[: self.size]
+        self._pad_key: tuple[int, int, int] | None = None
         self.owner: object = None  # the Core this buffer belongs to (lets the C++-style facade find it)
+
+    def units(self, unit: int) -> np.ndarray:
+        """The whole backing buffer (memory + spare block) as `unit`-byte void items."""
+        return self._buf.view(f"V{unit}")
+
+    def pad_index(self, unit: int, block: np.ndarray, key: tuple[int, int, int]) -> int:
+        """Park the `unit`-byte pad block in the spare tail and return its index among `unit`-byte
+        items (no tensor can address it: it lies past `size`)."""
+        first = len(self._buf) - SPARE
+        if self._pad_key is not key and self._pad_key != key:
+            self._buf[first:] = np.resize(block.view(np.uint8), SPARE)
+            self._pad_key = key
+        return first // unit
 
     def __repr__(self) -> str:
         return f"Memory({self.name}, {self.size} B)"

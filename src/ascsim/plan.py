@@ -37,47 +37,27 @@ def frozen_offsets(a: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """A frozen access plan. `dst`/`src` are element offsets (src PAD = -1) in program order."""
+    """A frozen element-level access plan (provenance): `dst`/`src` are element offsets relative to the
+    dst / src tensor starts (src PAD = -1), one entry per element write in program order (a destination
+    element written twice appears twice; the later write wins). explain/draw read it; execution uses its
+    `units` form (built on first use), or a family's block-level `UnitPlan` built without it."""
 
     instr: str
     bits: int
     dst: np.ndarray
     src: np.ndarray
-    unit: int  # bytes per moved unit; 0 = nibble-granular (4-bit data that does not pair up)
-    dst_units: np.ndarray  # unit indices written from the source
-    src_units: np.ndarray  # unit indices read, parallel to dst_units
-    pad_units: np.ndarray  # unit indices written with the pad pattern
     dst_end: int  # bytes: one past the last destination byte written (relative to dst start)
     src_end: int  # bytes: one past the last source byte read (relative to src start)
     info: dict = field(default_factory=dict)
-    # When the written units tile [0, n) exactly, one np.take(out=...) does the whole move:
-    # `dense_src` holds a source unit per destination unit (pads point at unit 0, then get overwritten).
-    dense_src: np.ndarray | None = None
     n_pad: int = 0
 
     @classmethod
     def build(cls, instr: str, bits: int, dst, src, info: dict | None = None) -> Plan:
-        dst = np.asarray(dst, dtype=np.int64).ravel()
-        src = np.asarray(src, dtype=np.int64).ravel()
-        # Later writes win (program order): keep the last write of each destination element.
-        order = np.argsort(dst, kind="stable")
-        d, s = dst[order], src[order]
-        if d.size > 1 and (d[1:] == d[:-1]).any():
-            last = np.r_[d[1:] != d[:-1], True]
-            d, s = d[last], s[last]
-        unit, du, su, pu = _coarsen(bits, d, s)
-        valid = s >= 0
-        dst_end = byte_end(d, bits)
-        src_end = byte_end(s[valid], bits)
-        dense = None
-        n_units = du.size + pu.size
-        if unit and n_units and dst_end == n_units * unit:  # every unit of [0, dst_end) is written
-            dense = np.zeros(n_units, dtype=np.intp)  # intp: what ndarray.take indexes with, no conversion
-            dense[du] = su
-            dense.flags.writeable = False
         f = frozen_offsets
-        return cls(instr, bits, f(dst), f(src), unit, f(du), f(su), f(pu),
-                   dst_end, src_end, dict(info or {}), dense, int((~valid).sum()))
+        dst, src = f(np.asarray(dst).ravel()), f(np.asarray(src).ravel())
+        valid = src >= 0
+        return cls(instr, bits, dst, src, byte_end(dst, bits), byte_end(src[valid], bits), dict(info or {}),
+                   int((~valid).sum()))
 
     def __repr__(self) -> str:
         """One line of counts (text only: pictures belong to the layers above, DESIGN "Growing the house")."""
@@ -90,8 +70,32 @@ class Plan:
                 f"{fractals} fractals, dst {self.dst_end} B, src {self.src_end} B{ov}>")
 
     @property
+    def units(self) -> UnitPlan:
+        """The executable form: the element moves coarsened into the largest whole byte units."""
+        up = self.info.get("_units")
+        if up is None:
+            # Later writes win (program order): keep the last write of each destination element.
+            order = np.argsort(self.dst, kind="stable")
+            d, s = self.dst[order], self.src[order]
+            if d.size > 1 and (d[1:] == d[:-1]).any():
+                last = np.r_[d[1:] != d[:-1], True]
+                d, s = d[last], s[last]
+            up = self.info["_units"] = UnitPlan.from_elements(self.instr, self.bits, d, s)
+        return up
+
+    @property
+    def unit(self) -> int:
+        return self.units.unit
+
+    @property
     def n_elements(self) -> int:
         return int(np.unique(self.dst).size)
+
+    @property
+    def nbytes(self) -> int:
+        """Approximate memory held (for the byte-capped caches)."""
+        up = self.info.get("_units")
+        return self.dst.nbytes + self.src.nbytes + (up.nbytes if up is not None else 0) + 256
 
     def dst_index_map(self, size: int) -> np.ndarray:
         """Array of length `size`: for each dst element the src element it ends up holding (PAD = -1,
@@ -102,19 +106,95 @@ class Plan:
         return out
 
 
+class UnitPlan:
+    """An executable plan: moves of `unit`-byte blocks (1..32 B; 0 = single nibbles) from the source to
+    the destination, unit indices relative to the tensor starts, PAD (-1) = the pad pattern.
+
+    With `dense`, the written units tile [0, dst_end) and `src_units` lists a source unit per destination
+    unit in order, so execution is ONE `take` into the destination view: the pad pattern sits in the
+    source memory's spare block past its end (`Memory.pad_index`), and pad units index it.
+    Absolute source indices are cached per (source offset, boundary).
+    """
+
+    __slots__ = ("instr", "bits", "unit", "dst_units", "src_units", "dst_end", "src_end", "n_pad", "dense",
+                 "_abs")
+
+    def __init__(self, instr: str, bits: int, unit: int, dst_units: np.ndarray | None,
+                 src_units: np.ndarray, n_pad: int, dense: bool = False) -> None:
+        """`dense=True` (with dst_units None) says the builder already lists one source unit per
+        destination unit in order, so nothing needs checking or reordering."""
+        self.instr, self.bits, self.unit, self.n_pad = instr, bits, unit, n_pad
+        src_units = np.asarray(src_units, dtype=np.intp).ravel()
+        if dense:
+            n = src_units.size
+            self.dense, self.dst_end = True, n * unit
+            self.src_end = (int(src_units.max()) + 1) * unit if n else 0
+            self.dst_units, self.src_units = np.arange(n, dtype=np.intp), src_units
+            self.src_units.flags.writeable = False
+            self._abs = {}
+            return
+        dst_units = np.asarray(dst_units, dtype=np.intp).ravel()
+        n = dst_units.size
+        per = unit if unit else 1  # nibble plans count nibbles
+        self.dst_end = (int(dst_units.max()) + 1) * per if n else 0
+        valid = src_units[src_units >= 0]
+        self.src_end = (int(valid.max()) + 1) * per if valid.size else 0
+        if unit == 0:
+            self.dst_end, self.src_end = (self.dst_end + 1) // 2, (self.src_end + 1) // 2
+        self.dense = bool(unit and n and self.dst_end == n * unit)
+        if self.dense and not (dst_units[0] == 0 and (np.diff(dst_units) == 1).all()):
+            ordered = np.empty(n, dtype=np.intp)  # every unit written exactly once: put them in order
+            ordered[dst_units] = src_units
+            dst_units, src_units = np.arange(n, dtype=np.intp), ordered
+        for a in (dst_units, src_units):
+            a.flags.writeable = False
+        self.dst_units, self.src_units = dst_units, src_units
+        self._abs: dict[tuple[int, int, int], np.ndarray] = {}
+
+    @classmethod
+    def from_elements(cls, instr: str, bits: int, d: np.ndarray, s: np.ndarray) -> UnitPlan:
+        """Coarsen sorted, de-duplicated element moves into the largest whole units."""
+        unit, du, su = _coarsen(bits, d, s)
+        return cls(instr, bits, unit, du, su, int((s < 0).sum()))
+
+    @property
+    def nbytes(self) -> int:
+        return self.dst_units.nbytes + self.src_units.nbytes + sum(a.nbytes for a in self._abs.values())
+
+    def absolute(self, src_offset: int, boundary: int, pad_index: int) -> np.ndarray | None:
+        """Source unit indices in the whole source buffer (pads -> `pad_index`), reads wrapped modulo
+        `boundary` bytes; None when the offset/boundary do not fall on unit boundaries."""
+        u = self.unit
+        if src_offset % u or boundary % u:
+            return None
+        key = (src_offset, boundary, pad_index)
+        a = self._abs.get(key)
+        if a is None:
+            a = self.src_units + src_offset // u
+            if boundary:
+                a = a % (boundary // u)  # SetLoadDataBoundary.md: past the boundary, reads restart at 0
+            a = np.where(self.src_units < 0, pad_index, a)
+            a.flags.writeable = False
+            if len(self._abs) >= 2:  # a kernel uses a few buffers per call shape (ping-pong)
+                self._abs.clear()
+            self._abs[key] = a
+        return a
+
+
 def byte_end(offsets: np.ndarray, bits: int) -> int:
     """Bytes from the tensor start to one past the last element in `offsets` (0 when empty)."""
     return 0 if offsets.size == 0 else ((int(offsets.max()) + 1) * bits + 7) // 8
 
 
-def _coarsen(bits: int, d: np.ndarray, s: np.ndarray):
-    """Largest unit (bytes) such that elements group into whole, aligned, contiguous runs."""
+def _coarsen(bits: int, d: np.ndarray, s: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Largest unit (bytes) such that elements group into whole, aligned, contiguous runs (or whole pad
+    runs): (unit, dst unit indices, src unit indices with PAD for pad units). Unit 0 = nibbles."""
     for u in _UNITS:
         n = u * 8 // bits
         if n == 0 or d.size % n:
             continue
         if n == 1:
-            return u, d[s >= 0], s[s >= 0], d[s < 0]
+            return u, d, np.where(s >= 0, s, PAD)
         dd, ss = d.reshape(-1, n), s.reshape(-1, n)
         step = np.arange(n)
         if not ((dd[:, 0] % n == 0).all() and (dd == dd[:, :1] + step).all()):
@@ -123,8 +203,8 @@ def _coarsen(bits: int, d: np.ndarray, s: np.ndarray):
         run = (ss[:, 0] % n == 0) & (ss == ss[:, :1] + step).all(axis=1)
         if not (pad | run).all():
             continue
-        return u, dd[~pad, 0] // n, ss[~pad, 0] // n, dd[pad, 0] // n
-    return 0, d[s >= 0], s[s >= 0], d[s < 0]  # 4-bit data that does not pair into bytes
+        return u, dd[:, 0] // n, np.where(pad, PAD, ss[:, 0] // n)
+    return 0, d, np.where(s >= 0, s, PAD)  # 4-bit data that does not pair into bytes
 
 
 def pad_block(unit: int, bits: int, pattern: int) -> np.ndarray:
@@ -136,25 +216,60 @@ def pad_block(unit: int, bits: int, pattern: int) -> np.ndarray:
     return np.tile(one, unit // one.size)
 
 
-class PreparedCache(dict):
-    """Validated, value-only results of instruction calls (spec, pad pattern, ...), keyed by everything
-    they depend on (chip, memories, dtypes, params snapshot, registers).
+class PreparedCache:
+    """A cache capped by the bytes its values hold (not by entries): the products of validated calls
+    (prepared calls, plans), keyed by everything they depend on.
 
-    Callers look up with `get` (the hot path stays one dict lookup) and store with `add` only after the
-    validation returned, so a bad call raises every time and never enters the cache. Calls repeat few
-    shapes, so the cache simply empties itself when it outgrows `maxsize`.
+    `get` is the hot path (one dict lookup). `add` stores a value only after its validation returned, so
+    a rejected call raises every time and never leaves anything behind. Values report their size with
+    `nbytes` (an attribute or property, default 1 KB); values that grow later (a plan built lazily)
+    call `charge`. When over budget, the oldest entries are dropped first.
     """
 
-    def __init__(self, maxsize: int = 4096) -> None:
-        super().__init__()
-        self.maxsize = maxsize
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self._d: dict[Hashable, object] = {}
+        self.budget = budget
+        self.nbytes = 0
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._d
+
+    def get(self, key: Hashable) -> object | None:
+        return self._d.get(key)
 
     def add(self, key: Hashable, value: _T) -> _T:
-        """Store `value` under `key` (emptying a full cache first) and return it."""
-        if len(self) > self.maxsize:
-            self.clear()
-        self[key] = value
+        """Store `value` under `key` (evicting the oldest entries beyond the budget) and return it."""
+        old = self._d.pop(key, None)
+        if old is not None:
+            self.nbytes -= getattr(old, "nbytes", 1024)
+        self._d[key] = value
+        self.charge(getattr(value, "nbytes", 1024))
         return value
+
+    def memo(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """The cached value for `key`, built (and charged) on a miss."""
+        v = self._d.get(key)
+        if v is None:
+            v = self.add(key, build())
+        return v  # type: ignore[return-value]
+
+    def charge(self, nbytes: int) -> None:
+        self.nbytes += nbytes
+        d = self._d
+        while self.nbytes > self.budget and len(d) > 1:
+            old = d.pop(next(iter(d)))
+            self.nbytes -= getattr(old, "nbytes", 1024)
+
+    def clear(self) -> None:
+        self._d.clear()
+        self.nbytes = 0
+
+
+#: Element-level plans (provenance for explain/draw, and the fallback executable form).
+PLANS = PreparedCache(96 << 20)
 
 
 class Operand(NamedTuple):
@@ -192,27 +307,57 @@ def _report_view() -> Any:
     return REPORT_VIEW
 
 
-@dataclass(slots=True)
 class ExecReport:
-    """What one executed instruction did (for summaries, `explain`, `draw`, benchmarks).
+    """The record of one executed instruction — light enough to keep 100,000 of in `Core.log`.
+
+    Holds counts, hazards, notes, the byte ranges read and written (`reads` / `writes`: tuples of
+    (memory name, start, end) absolute byte addresses, for the sync checker), where its operands lay
+    (`dst` / `src` as `Operand`, shared between the calls of one placement) and, instead of its plan, a
+    small `planner` that rebuilds the element-level plan when `plan` is asked for (explain / draw).
+    `Core(keep_plans=True)` keeps the plan itself.
 
     In a notebook a report shows itself as a picture (`_repr_svg_`) and `report.explain()` says where every
     destination element came from; both are rendered by `ascsim.view` from the plan and the operands.
     """
 
-    instr: str
-    bytes_written: int = 0
-    bytes_read: int = 0
-    pad_elements: int = 0
-    hazards: list[str] = field(default_factory=list)
-    plan: Plan | None = field(default=None, repr=False)
-    # divergences.md rows (e.g. "L7") whose reading this result depends on, shown at the point of use
-    notes: list[str] = field(default_factory=list)
-    # where the plan's dst/src offsets point, and the PADDING / boundary values the call used
-    dst: Operand | None = field(default=None, repr=False)
-    src: Operand | None = field(default=None, repr=False)
-    pad_pattern: int = field(default=0, repr=False)
-    boundary: int = field(default=0, repr=False)
+    __slots__ = ("instr", "bytes_written", "bytes_read", "pad_elements", "hazards", "notes", "reads",
+                 "writes", "_plan", "planner", "dst", "src", "pad_pattern", "boundary")
+
+    def __init__(self, instr: str, bytes_written: int = 0, bytes_read: int = 0, pad_elements: int = 0,
+                 hazards: list[str] | None = None, plan: Plan | None = None, notes: list[str] | None = None,
+                 *, reads: tuple = (), writes: tuple = (), planner: Callable[[], Plan] | None = None,
+                 dst: Operand | None = None, src: Operand | None = None, pad_pattern: int = 0,
+                 boundary: int = 0) -> None:
+        self.instr = instr
+        self.bytes_written = bytes_written
+        self.bytes_read = bytes_read
+        self.pad_elements = pad_elements
+        self.hazards = [] if hazards is None else hazards
+        self.notes = [] if notes is None else notes
+        self.reads = reads
+        self.writes = writes
+        self._plan = plan
+        self.planner = planner
+        self.dst = dst
+        self.src = src
+        self.pad_pattern = pad_pattern
+        self.boundary = boundary
+
+    @property
+    def plan(self) -> Plan | None:
+        """The element-level plan (rebuilt on demand; None for instructions without one)."""
+        if self._plan is not None:
+            return self._plan
+        return None if self.planner is None else self.planner()
+
+    @plan.setter
+    def plan(self, value: Plan | None) -> None:
+        self._plan = value
+
+    def keep_plan(self) -> None:
+        """Hold the plan itself (Core(keep_plans=True))."""
+        if self._plan is None and self.planner is not None:
+            self._plan = self.planner()
 
     def on(self, dst: LocalTensor | None, src: LocalTensor | None, pad_pattern: int = 0, boundary: int = 0
            ) -> ExecReport:
@@ -235,9 +380,17 @@ class ExecReport:
     def _repr_html_(self) -> str | None:
         return _report_view().report_html(self)
 
+    def __repr__(self) -> str:
+        extra = f", hazards={self.hazards!r}" if self.hazards else ""
+        notes = f", notes={self.notes!r}" if self.notes else ""
+        return (f"ExecReport({self.instr!r}, bytes_written={self.bytes_written}, "
+                f"bytes_read={self.bytes_read}, pad_elements={self.pad_elements}{extra}{notes})")
 
-def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bool) -> list[str]:
-    """Bounds (errors) and hazards (warnings, or errors when strict). Runs before any write."""
+
+def check_plan(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, strict: bool,
+               report: bool = True) -> list[str]:
+    """Bounds (errors) and hazards (warnings, or errors when strict; only returned when not `report`).
+    Runs before any write."""
     dst.memory.check_range(dst.offset, plan.dst_end, f"{plan.instr}: destination")
     if src is not None and plan.src_end:
         src.memory.check_range(src.offset, plan.src_end, f"{plan.instr}: source")
@@ -254,7 +407,8 @@ def check_plan(plan: Plan, dst: LocalTensor, src: LocalTensor | None, strict: bo
             f"{plan.instr}: reads {plan.src_end} B from {src.position}@0x{src.offset:x}, past the "
             f"source LocalTensor ({src.nbytes} B)"
         )
-    report_hazards(hazards, strict)
+    if report:
+        report_hazards(hazards, strict)
     return hazards
 
 
@@ -296,70 +450,89 @@ def _pad_unit(u: int, bits: int, pattern: int) -> np.ndarray:
     key = (u, bits, pattern)
     blk = _PAD_BLOCKS.get(key)
     if blk is None:
-        blk = _PAD_BLOCKS[key] = pad_block(u, bits, pattern).view(f"V{u}")[0]
+        blk = _PAD_BLOCKS[key] = pad_block(u, bits, pattern)
     return blk
 
 
-def execute(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
+def execute(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
             strict: bool = False, boundary: int = 0) -> ExecReport:
-    """Run `plan`: check everything, then gather from `src` and scatter into `dst`.
+    """Check a plan's bounds and hazards, then run it (`run_units`); returns the record.
 
     `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
     (SetLoadDataBoundary on A2/A3).
     """
-    if boundary and src is not None and plan.src_units.size and src.offset >= boundary:
+    up = plan.units if isinstance(plan, Plan) else plan
+    hazards = check_units(up, dst, src, strict, boundary)
+    run_units(up, dst, src, pad_pattern, boundary)
+    written = (up.dst_units.size * (up.unit * 8 or 4) + 7) // 8
+    pad_bytes = up.n_pad * up.bits // 8
+    return ExecReport(up.instr, written, written - pad_bytes, up.n_pad, hazards,
+                      plan if isinstance(plan, Plan) else None).on(dst, src, pad_pattern, boundary)
+
+
+def check_units(up: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, strict: bool,
+                boundary: int = 0, report: bool = True) -> list[str]:
+    """Bounds (errors) and hazards (warnings / strict errors) of a plan at these tensors' addresses."""
+    if boundary and src is not None and up.src_end and src.offset >= boundary:
         # doc: SetLoadDataBoundary.md 约束说明 — the source start must lie inside the boundary.
-        raise BoundsError(f"{plan.instr}: src address must be below the L1 boundary {boundary} B "
+        raise BoundsError(f"{up.instr}: src address must be below the L1 boundary {boundary} B "
                           f"(SetLoadDataBoundary), but got 0x{src.offset:x} ({src.offset} B)")
     # With a boundary, source reads wrap inside [0, boundary) (a ring buffer), so the unwrapped source
     # extent says nothing about bounds: only the destination is checked then.
     chk_src = None if boundary else src
-    dmem = dst.memory
-    if (dst.offset + plan.dst_end > dmem.size or plan.dst_end > dst.nbytes or dst.offset < 0
+    if (dst.offset + up.dst_end > dst.memory.size or up.dst_end > dst.nbytes or dst.offset < 0
             or (chk_src is not None
-                and (src.offset + plan.src_end > src.memory.size or plan.src_end > src.nbytes))):
-        hazards = check_plan(plan, dst, chk_src, strict)  # the slow path raises or warns with the details
-    else:
-        hazards = []
-    u = plan.unit
+                and (src.offset + up.src_end > src.memory.size or up.src_end > src.nbytes))):
+        return check_plan(up, dst, chk_src, strict, report)  # the slow path raises or warns with details
+    return []
+
+
+def run_units(up: UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
+              boundary: int = 0) -> None:
+    """Execute an (already checked) unit plan: one gather from the source memory, pads included."""
+    u = up.unit
     if u == 0:
-        _execute_nibbles(plan, dst, src, pad_pattern, boundary)
-    else:
-        vu = _VOID[u]
-        dview = dst.memory.data[dst.offset : dst.offset + plan.dst_end].view(vu)
-        if plan.src_units.size:
-            if boundary:
-                # doc: SetLoadDataBoundary.md — past the boundary, reading restarts at the L1 start.
-                step = np.arange(u)
-                absb = (src.offset + plan.src_units[:, None] * u + step) % boundary
-                dbytes = dst.memory.data[dst.offset : dst.offset + plan.dst_end]
-                dbytes[(plan.dst_units[:, None] * u + step).ravel()] = src.memory.data[absb.ravel()]
-            else:
-                sview = src.memory.data[src.offset : src.offset + plan.src_end].view(vu)
-                if plan.dense_src is not None:
-                    # indices are in range by construction (src_end bounds them): skip numpy's check;
-                    # the method form skips np.take's Python wrappers (this is the per-call hot path)
-                    sview.take(plan.dense_src, out=dview, mode="clip")
-                else:
-                    dview[plan.dst_units] = sview[plan.src_units]
-        if plan.pad_units.size:
-            dview[plan.pad_units] = _pad_unit(u, plan.bits, pad_pattern)
-    written = plan.dst.size * plan.bits // 8
-    return ExecReport(plan.instr, written, written - plan.n_pad * plan.bits // 8, plan.n_pad, hazards, plan
-                      ).on(dst, src, pad_pattern, boundary)
-
-
-def _execute_nibbles(plan: Plan, dst: LocalTensor, src: LocalTensor | None, pad: int, boundary: int):
-    nbytes = plan.dst_end
-    region = dst.memory.data[dst.offset : dst.offset + nbytes]
-    nib = unpack_nibbles(region)
-    if plan.src_units.size:
-        if boundary:  # reads wrap modulo the boundary (SetLoadDataBoundary.md); element 2i = low nibble
-            su = plan.src_units
-            byte = src.memory.data[(src.offset + su // 2) % boundary]
-            nib[plan.dst_units] = np.where(su % 2 == 1, byte >> 4, byte & 0xF)
+        _execute_nibbles(up, dst, src, pad_pattern, boundary)
+        return
+    vu = _VOID[u]
+    dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(vu)
+    if src is None:  # a fill: every unit is the pad block
+        dview[up.dst_units] = _pad_unit(u, up.bits, pad_pattern).view(vu)[0]
+        return
+    mem = src.memory
+    pad_index = mem.pad_index(u, _pad_unit(u, up.bits, pad_pattern), (u, up.bits, pad_pattern)) \
+        if up.n_pad else 0
+    idx = up.absolute(src.offset, boundary, pad_index)
+    if idx is not None:
+        full = mem.units(u)
+        if up.dense and dst.memory is not mem:
+            # indices are in range by construction (checked extents): skip numpy's check; the method
+            # form skips np.take's Python wrappers (this is the per-call hot path)
+            full.take(idx, out=dview, mode="clip")
         else:
-            s = src.memory.data[src.offset : src.offset + plan.src_end]
-            nib[plan.dst_units] = unpack_nibbles(s)[plan.src_units]
-    nib[plan.pad_units] = pad & 0xF
+            dview[up.dst_units] = full[idx]
+        return
+    # a source offset / boundary off the unit grid: byte-wise (still one gather)
+    step = np.arange(u)
+    sb = src.offset + up.src_units[:, None] * u + step
+    if boundary:
+        sb %= boundary
+    pad = np.broadcast_to(_pad_unit(u, up.bits, pad_pattern), (up.src_units.size, u))
+    vals = np.where(up.src_units[:, None] >= 0, mem._buf[np.clip(sb, 0, None)], pad)
+    dst.memory.data[dst.offset + (up.dst_units[:, None] * u + step).ravel()] = vals.ravel()
+
+
+def _execute_nibbles(up: UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad: int, boundary: int):
+    region = dst.memory.data[dst.offset : dst.offset + up.dst_end]
+    nib = unpack_nibbles(region)
+    valid = up.src_units >= 0
+    su = up.src_units[valid]
+    if su.size:
+        if boundary:  # reads wrap modulo the boundary (SetLoadDataBoundary.md); element 2i = low nibble
+            byte = src.memory.data[(src.offset + su // 2) % boundary]
+            nib[up.dst_units[valid]] = np.where(su % 2 == 1, byte >> 4, byte & 0xF)
+        else:
+            s = src.memory.data[src.offset : src.offset + up.src_end]
+            nib[up.dst_units[valid]] = unpack_nibbles(s)[su]
+    nib[up.dst_units[~valid]] = pad & 0xF
     region[:] = pack_nibbles(nib)

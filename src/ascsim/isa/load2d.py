@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
 from .. import checks
+from ..boundary import Prepared, lookup, run_gather
 from ..core import Core
 from ..errors import BoundsError, HazardWarning, UnsupportedError
 from ..layouts import R0
 from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import ExecReport, Plan, PreparedCache, execute, user_stacklevel
+from ..plan import ExecReport, Plan, UnitPlan, user_stacklevel
 from . import load_data_overload
 
 FRACTAL_BYTES = 512
@@ -48,17 +49,18 @@ def fractal_elems(bits: int) -> int:
 
 
 def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, dtype_name: str,
-               same_dtype: bool = True) -> tuple[str, str]:
-    """Positions, dtype agreement, the chip's path/dtype table and address alignment. Returns (src, dst)
-    memory names."""
+               same_dtype: bool = True, align: bool = True) -> tuple[str, str]:
+    """Positions, dtype agreement, the chip's path/dtype table and (unless a placement checks it)
+    address alignment. Returns (src, dst) memory names."""
     checks.position(instr, "src", src, ("GM", "L1"))
     checks.position(instr, "dst", dst, ("L1", "L0A", "L0B"))
     if same_dtype:
         checks.same_dtype(instr, dst, src)
     s, d = src.memory.name, dst.memory.name
     core.chip.check(api, dtype_name, s, d, instr=instr)
-    checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s])
-    checks.aligned(instr, f"dst ({d})", dst, DST_ALIGN[d])
+    if align:
+        checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s])
+        checks.aligned(instr, f"dst ({d})", dst, DST_ALIGN[d])
     return s, d
 
 
@@ -119,7 +121,7 @@ def ref_load2d(dst: np.ndarray, src: np.ndarray, bits: int, startIndex: int, rep
                 dst[d * n + e] = src[s * n + e]
 
 
-def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
+def _warn_950_lowering(start: int, stride: int, gap: int, core: Core) -> list[str]:
     """On 950 the C++ API lowers v1 params to a 2Dv2 instruction (CONCEPTS §4.1 / §9 Q19); where that
     lowering and the documented formula disagree, say so (ascsim models the documented formula)."""
     diffs = []
@@ -132,10 +134,26 @@ def _warn_950_lowering(core: Core, start: int, stride: int, gap: int) -> None:
     if diffs:
         warnings.warn(f"LoadData2D: on {core.chip.name}: " + "; ".join(diffs), HazardWarning,
                       stacklevel=user_stacklevel())
+    return []
 
 
-# (spec or None for a NOP, warn about the 950 lowering) per validated call key.
-_PREPARED = PreparedCache()
+def units_fractal_copy(instr: str, bits: int, dst_fractals: np.ndarray, src_fractals: np.ndarray) -> UnitPlan:
+    """Whole 512-B fractals moved unchanged: 16 blocks of 32 B each, built without an element plan."""
+    j = np.arange(FRACTAL_BYTES // 32)
+    d = np.asarray(dst_fractals).ravel()[:, None] * 16 + j
+    s = np.asarray(src_fractals).ravel()[:, None] * 16 + j
+    return UnitPlan(instr, bits, 32, d, s, 0)
+
+
+def _units_load2d(spec: Load2DSpec, instr: str) -> UnitPlan:
+    if spec.transpose:  # 16x16 b16 transposes inside each fractal: element moves
+        return plan_load2d(spec, instr).units
+    return units_fractal_copy(instr, spec.bits, spec.dst_fractals(), spec.src_fractals())
+
+
+def _aligns(s_mem: str, d_mem: str) -> tuple[tuple[int, int, str], ...]:
+    """(operand, alignment, what) for the placement checks: operand 0 = dst, 1 = src."""
+    return ((1, SRC_ALIGN[s_mem], f"src ({s_mem})"), (0, DST_ALIGN[d_mem], f"dst ({d_mem})"))
 
 
 @load_data_overload(LoadData2DParams)
@@ -143,28 +161,27 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
            _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
     """`LoadData(dst, src, LoadData2DParams)` (doc: LoadData_2D.md; LoadData（GMToL1-2D矩阵搬运）.md).
 
-    Value checks run once per (chip, path, dtypes, params) and are cached; alignment and bounds are
-    checked on every call (they depend on the tensors' addresses).
+    Value checks run once per (chip, path, dtypes, params) and are cached (ascsim.boundary); alignment
+    and bounds are checked per placement (they depend on the tensors' addresses).
     """
     instr = "LoadData2D"
-    key = (core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name, src.dtype.name, p.key())
-    prep = _PREPARED.get(key)
-    if prep is None:
-        prep = _PREPARED.add(key, _prepare_load2d(core, instr, dst, src, p))
-    s_mem, d_mem = src.memory.name, dst.memory.name
-    if src.offset % SRC_ALIGN[s_mem]:
-        checks.aligned(instr, f"src ({s_mem})", src, SRC_ALIGN[s_mem])
-    if dst.offset % DST_ALIGN[d_mem]:
-        checks.aligned(instr, f"dst ({d_mem})", dst, DST_ALIGN[d_mem])
-    spec, warn950 = prep
+    pk = p.key()
+    key = None if pk is None else (instr, core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name,
+                                   src.dtype.name, pk)
+    return run_gather(core, lookup(key, lambda: _prepared_load2d(core, instr, dst, src, p)), dst, src)
+
+
+def _prepared_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
+                     ) -> Prepared:
+    spec, warn950 = _prepare_load2d(core, instr, dst, src, p)
+    aligns = _aligns(src.memory.name, dst.memory.name)
     if spec is None:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
-        return ExecReport(instr)
-    if warn950:
-        _warn_950_lowering(core, spec.startIndex, spec.srcStride, spec.dstGap)
-    report = execute(plan_load2d(spec, instr), dst, src, 0, core.strict, 0)
-    if p.addrMode == 1 and s_mem != "GM":
-        report.notes.append("D1")  # addrMode = 1 counts up off GM->L1
-    return report
+        return Prepared(instr, aligns=aligns)
+    warn = (partial(_warn_950_lowering, spec.startIndex, spec.srcStride, spec.dstGap),) if warn950 else ()
+    notes = ("D1",) if p.addrMode == 1 and src.memory.name != "GM" else ()  # addrMode = 1 counts up off GM
+    return Prepared(instr, spec, units=partial(_units_load2d, spec, instr),
+                    planner=partial(plan_load2d, spec, instr), warnings=warn, notes=notes,
+                    min_dst=(int(spec.dst_fractals().max()) + 1) * FRACTAL_BYTES, aligns=aligns)
 
 
 def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
@@ -178,7 +195,7 @@ def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, 
     transpose = checks.flag(instr, "ifTranspose", p.ifTranspose)
     mode = r(instr, "addrMode", p.addrMode, 0, 1)
     dt = dst.dtype
-    s_mem, d_mem = check_path(core, instr, "LoadData2D", dst, src, dt.name)
+    s_mem, d_mem = check_path(core, instr, "LoadData2D", dst, src, dt.name, align=False)
     if transpose:
         if s_mem != "L1":
             raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
@@ -202,8 +219,6 @@ def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, 
         raise BoundsError(f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
                           f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start")
     spec = Load2DSpec(dt.bits, start, rep, stride, gap, transpose, decrement)
-    check_extent(instr, dst, int(spec.dst_fractals().max()), "destination")
-    check_extent(instr, src, int(spec.src_fractals().max()), "source")
     warn950 = core.chip.key == "ascend950" and bool((start and stride != 1) or gap)
     return spec, warn950
 
@@ -295,9 +310,10 @@ def ref_load2d_v2(dst: np.ndarray, src: np.ndarray, bits: int, mStart: int, kSta
 _TRANSPOSE_RULE = {4: ("mStep", 4), 8: ("mStep", 2), 16: ("mStep", 1), 32: ("kStep", 2)}
 
 
-def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
-               src_dtype_name: str | None = None) -> Plan | None:
-    """Validate a v2-family call (fields already decoded into `v`) and return its plan, or None for a NOP.
+def validate_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
+                src_dtype_name: str | None = None) -> Load2DV2Spec | None:
+    """Validate a v2-family call (fields already decoded into `v`) into its spec, or None for a NOP.
+    Address-independent (alignment and bounds belong to the placement).
 
     `src_dtype_name` is set by the MX load, where dst and src types may differ (checked by the caller).
     """
@@ -314,7 +330,8 @@ def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTen
         raise UnsupportedError(f"{instr}: srcStride must be >= 0 (a negative stride is not modelled: the "
                                f"docs only show |srcStride| in the start address), but got {src_stride}")
     dt = dst.dtype
-    s_mem, d_mem = check_path(core, instr, api, dst, src, dt.name, same_dtype=src_dtype_name is None)
+    s_mem, d_mem = check_path(core, instr, api, dst, src, dt.name, same_dtype=src_dtype_name is None,
+                              align=False)
     if transpose:
         if s_mem != "L1":
             raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
@@ -326,21 +343,54 @@ def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTen
                         "约束说明)")
     if m_step == 0 or k_step == 0:  # "mStep和kStep为0时...被视为NOP"
         return None
-    spec = Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)
+    return Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)
+
+
+def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
+               src_dtype_name: str | None = None) -> Plan | None:
+    """`validate_v2` plus this placement's alignment and extents; the element plan, or None for a NOP
+    (Load2DMX's data half)."""
+    spec = validate_v2(core, instr, api, dst, src, v, src_dtype_name)
+    s_mem, d_mem = src.memory.name, dst.memory.name
+    checks.aligned(instr, f"src ({s_mem})", src, SRC_ALIGN[s_mem])
+    checks.aligned(instr, f"dst ({d_mem})", dst, DST_ALIGN[d_mem])
+    if spec is None:
+        return None
     check_extent(instr, dst, spec.dst_last_fractal(), "destination")
     check_extent(instr, src, spec.src_last_fractal(), "source")
     return plan_load2d_v2(spec, instr)
+
+
+def _units_v2(spec: Load2DV2Spec, instr: str) -> UnitPlan:
+    if spec.transpose:
+        return plan_load2d_v2(spec, instr).units
+    kk, mm = np.meshgrid(np.arange(spec.kStep), np.arange(spec.mStep), indexing="ij")
+    return units_fractal_copy(instr, spec.bits, kk * spec.dstStride + mm,
+                              (spec.kStart + kk) * spec.srcStride + spec.mStart + mm)
+
+
+def _run_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, p) -> ExecReport:
+    pk = p.key()
+    key = None if pk is None else (instr, core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name,
+                                   src.dtype.name, pk)
+
+    def prepare() -> Prepared:
+        spec = validate_v2(core, instr, api, dst, src, p.as_dict())
+        aligns = _aligns(src.memory.name, dst.memory.name)
+        if spec is None:
+            return Prepared(instr, aligns=aligns)
+        return Prepared(instr, spec, units=partial(_units_v2, spec, instr),
+                        planner=partial(plan_load2d_v2, spec, instr),
+                        min_dst=spec.mStep * spec.kStep * FRACTAL_BYTES, aligns=aligns)
+
+    return run_gather(core, lookup(key, prepare), dst, src)
 
 
 @load_data_overload(LoadData2DParamsV2)
 def load2d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParamsV2, _config: object = None,
               _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
     """`LoadData(dst, src, LoadData2DParamsV2)` (doc: LoadData_2D_V2.md; GMToL1 V2 page)."""
-    instr = "LoadData2Dv2"
-    plan = prepare_v2(core, instr, "LoadData2Dv2", dst, src, p.as_dict())
-    if plan is None:
-        return ExecReport(instr)
-    return execute(plan, dst, src, 0, core.strict, 0)
+    return _run_v2(core, "LoadData2Dv2", "LoadData2Dv2", dst, src, p)
 
 
 @load_data_overload(Load2DBitModeParam)
@@ -354,7 +404,4 @@ def load2d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load2DBit
     instr = "Load2DBitMode"
     core.chip.check("Load2DBitMode", instr=instr)
     checks.template_positions(instr, dst, src, dst_pos, src_pos)
-    plan = prepare_v2(core, instr, "Load2DBitMode", dst, src, bm.as_dict())
-    if plan is None:
-        return ExecReport(instr)
-    return execute(plan, dst, src, 0, core.strict, 0)
+    return _run_v2(core, instr, "Load2DBitMode", dst, src, bm)

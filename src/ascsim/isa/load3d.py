@@ -18,14 +18,15 @@ Only the window's elements are written; the rest of a partial fractal keeps its 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from .. import checks
+from ..boundary import Prepared, lookup, run_gather
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
-from ..errors import BoundsError, OverlapError, ParamRangeError, UnsupportedError
+from ..errors import OverlapError, ParamRangeError, UnsupportedError
 from ..layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import (
@@ -36,7 +37,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import ExecReport, Plan, PreparedCache, execute, report_hazards
+from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, report_hazards
 from . import load_data_overload
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
@@ -165,8 +166,12 @@ def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_
     return nz_offset(cols, rows, n_cols, c0, stride or None)  # NZ_T
 
 
-@lru_cache(maxsize=512)
 def plan_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> Plan:
+    """Element-level plan (provenance for explain/draw; the executable fallback of `units_img2col`)."""
+    return PLANS.memo(("img2col", spec, instr), lambda: _plan_img2col(spec, instr))
+
+
+def _plan_img2col(spec: Img2colSpec, instr: str) -> Plan:
     m = spec.window_rows()
     k = spec.window_cols()
     left, _, top, _ = spec.pads
@@ -182,6 +187,50 @@ def plan_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> Plan:
     dst = dst_offsets(spec.layout, r, c, m.size, k.size, spec.c0, spec.dstStride)
     return Plan.build(instr, spec.bits, dst, src, info={"spec": spec, "Ho": ho_n, "Wo": wo_n,
                                                         "rows": m.size, "cols": k.size})
+
+
+def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
+    """The executable plan, built directly in 32-B blocks where the window allows (non-transposed
+    layouts, whole C0 channel groups, whole C0 column blocks), else coarsened from the element plan.
+
+    In Zz(W) / Nz(W) a 32-B destination block is one window row and C0 consecutive columns; with whole
+    channel groups those columns are one kernel point (kh, kw) of one group g, i.e. the C0 channels of
+    one pixel: NC1HWC0 block (g*H + h)*W + w, or pad outside the map. (A cold call in a tiling sweep
+    costs this function, so it works on (rows x column-blocks) arrays only.)
+    """
+    c0 = spec.c0
+    full = spec.channels - spec.channels % c0
+    rows = spec.window_rows()
+    cols = spec.window_cols()
+    if spec.layout not in ("ZZ", "NZ") or spec.kExtension % c0 or cols.size % c0:
+        return plan_img2col(spec, instr).units
+    starts = cols[::c0]
+    per_group = c0 * spec.kh * spec.kw  # whole groups: columns (g, kh, kw, c) with c fastest
+    g, rem = np.divmod(starts, per_group)
+    if (starts >= full * spec.kh * spec.kw).any():  # a block in the packed tail group (L5)
+        return plan_img2col(spec, instr).units
+    kh, kw = np.divmod(rem // c0, spec.kw)
+    left, _, top, _ = spec.pads
+    ho, wo = np.divmod(rows, spec.out_hw[1])
+    h = (ho * spec.strideH - top)[:, None] + kh * spec.dilationH
+    w = (wo * spec.strideW - left)[:, None] + kw * spec.dilationW
+    valid = (h >= 0) & (h < spec.l1H) & (w >= 0) & (w < spec.l1W)
+    src = np.where(valid, h * spec.l1W + w + g * (spec.l1H * spec.l1W), PAD)  # (R, KB)
+    n_pad = (src.size - int(np.count_nonzero(valid))) * c0
+    r_n, kb_n = src.shape
+    stride = spec.dstStride or cdiv(r_n, R0)
+    if r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0):
+        # every destination block written once: list the sources in destination order directly
+        s3 = src.reshape(r_n // R0, R0, kb_n)
+        order = s3.transpose(0, 2, 1) if spec.layout == "ZZ" else s3.transpose(2, 0, 1)
+        return UnitPlan(instr, spec.bits, 32, None, order.ravel(), n_pad, dense=True)
+    r = np.arange(r_n)[:, None]
+    kb = np.arange(kb_n)
+    if spec.layout == "ZZ":
+        dst = ((r // R0) * kb_n + kb) * R0 + r % R0
+    else:
+        dst = (kb * stride + r // R0) * R0 + r % R0
+    return UnitPlan(instr, spec.bits, 32, dst, src, n_pad)
 
 
 # -- validation --------------------------------------------------------------------------------------
@@ -212,17 +261,18 @@ class _Target:
     transpose: bool
 
 
-def _tensor_checks(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
-    """Per-call checks on the tensors themselves: memories, dtypes, alignment (cheap, never cached)."""
+def _tensor_checks(instr: str, dst: LocalTensor, src: LocalTensor, align: bool = True) -> None:
+    """Checks on the tensors themselves: memories, dtypes, and (unless the boundary checks it per
+    placement) alignment."""
     if src.memory.name != "L1":
         checks.position(instr, "src", src, ("L1",))
     if dst.memory.name not in ("L0A", "L0B"):
         checks.position(instr, "dst", dst, ("L0A", "L0B"))
     if dst.dtype is not src.dtype:  # each guard is the cheap test; checks.* builds the error
         checks.same_dtype(instr, dst, src)
-    if src.offset % 32:
+    if align and src.offset % 32:
         checks.aligned(instr, "src (L1)", src, 32)
-    if dst.offset % 512:
+    if align and dst.offset % 512:
         checks.aligned(instr, "dst (L0)", dst, 512)
 
 
@@ -344,45 +394,49 @@ def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DT
     return spec
 
 
-# (spec or None for a NOP, pad pattern, register writes) per validated call key.
-_PREPARED = PreparedCache()
+def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare
+         ) -> ExecReport:
+    """Look up (or validate and add) the prepared call for `key`, then run it through the boundary.
 
-
-def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple, prepare) -> ExecReport:
-    """Look up (or build) the validated (spec, pad, register writes) for `key`, then execute.
-
-    Every value-dependent check runs inside `prepare`, so a key is cached only once it validated;
-    a bad call raises every time and changes nothing.
+    `prepare()` returns (spec or None for a NOP, pad pattern, register writes) after every
+    value-dependent check, so a key is cached only once it validated; a bad call raises every time and
+    changes nothing. Registers are committed only after the execution succeeded.
     """
-    _tensor_checks(instr, dst, src)
-    prep = _PREPARED.get(key)
-    if prep is None:
-        prep = _PREPARED.add(key, prepare())
-    spec, pad, writes = prep
+    if key is not None:
+        key = (*key, src.memory.name, src.dtype.name)
+    prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
+    return run_gather(core, prep, dst, src, core.regs.boundary)
+
+
+def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
+    _tensor_checks(instr, dst, src, align=False)
+    spec, pad, (fm_w, pad_w) = prepare()
+    commit = None
+    if fm_w is not None or pad_w is not None:
+        def commit(core: Core) -> None:  # the C++ API writes the registers the call carries
+            core._commit_load3d_registers(fm_w, pad_w)
     if spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
-        fm = core.regs.fmatrix_left
-        hz = []
-        if writes[0] is None and (fm.l1H == 0 or fm.l1W == 0):
-            # A documented NOP the chip performs silently; most likely the FMATRIX was never set.
-            hz = [f"{instr}: NOP because the FMATRIX register holds l1H = {fm.l1H}, l1W = {fm.l1W} "
-                  "(this call reads it from the register: call SetFmatrix first)"]
-            report_hazards(hz, core.strict)
-        core._commit_load3d_registers(*writes)
-        return ExecReport(instr, hazards=hz)
-    plan = plan_img2col(spec, instr)
-    # execute checks bounds/hazards before writing; registers are committed only once it has succeeded,
-    # so a rejected call leaves registers untouched (the end state of a good call is the same as C++'s).
-    try:
-        report = execute(plan, dst, src, pad, core.strict, core.regs.boundary)
-    except BoundsError as e:
-        raise BoundsError(f"{e}{_fit_hint(spec, dst)}") from None
-    report.notes += readings(spec)
+        warn = () if fm_w is not None else (partial(_nop_hazard, instr),)
+        return Prepared(instr, commit=commit, warnings=warn)
+    rows, cols = spec.window_shape
+    notes = readings(spec)
     if core.chip.l0a_format == "NZ" and not core.regs.repeat.dstStride:
-        report.notes.append("L9")  # 950 dstStride register not set: the dense stride
-    if core.regs.boundary and src.offset + plan.src_end > core.regs.boundary:
-        report.notes.append("L18")  # reads wrap at the boundary
-    core._commit_load3d_registers(*writes)
-    return report
+        notes.append("L9")  # 950 dstStride register not set: the dense stride
+    return Prepared(instr, spec, units=partial(units_img2col, spec, instr),
+                    planner=partial(plan_img2col, spec, instr), pad=pad, commit=commit, notes=notes,
+                    min_dst=rows * cols * spec.bits // 8, wrap=1, hint=partial(_fit_hint, spec),
+                    aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
+
+
+def _nop_hazard(instr: str, core: Core) -> list[str]:
+    """A documented NOP the chip performs silently; most likely the FMATRIX was never set."""
+    fm = core.regs.fmatrix_left
+    if fm.l1H and fm.l1W:
+        return []
+    hz = [f"{instr}: NOP because the FMATRIX register holds l1H = {fm.l1H}, l1W = {fm.l1W} "
+          "(this call reads it from the register: call SetFmatrix first)"]
+    report_hazards(hz, core.strict)
+    return hz
 
 
 def _with_dst_stride(spec: Img2colSpec, reg: int) -> Img2colSpec:
@@ -411,9 +465,12 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     return eff_fm, eff_pad, (fm, pad_w)
 
 
-def _reg_key(core: Core) -> tuple:
+def _reg_key(core: Core, reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple:
+    """The register state a Load3D call reads (only that: a call that carries its own FMATRIX / pad value
+    does not miss the cache because an earlier call changed the register)."""
     r = core.regs
-    return (core.chip.key, r.fmatrix_left, r.padding, r.repeat)
+    return (core.chip.key, r.fmatrix_left if reads_fmatrix else None, r.padding if reads_padding else None,
+            r.repeat)
 
 
 def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
@@ -421,8 +478,10 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    key = (instr, dst.memory.name, dst.dtype.name, p.key(), cfg.isSetFMatrix, cfg.isSetPadding,
-           *_reg_key(core))
+    pk = p.key()
+    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, cfg.isSetFMatrix,
+                                   cfg.isSetPadding, *_reg_key(core, not cfg.isSetFMatrix,
+                                                               not cfg.isSetPadding))
 
     def prepare():
         fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
@@ -458,7 +517,8 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
-    key = (instr, dst.memory.name, dst.dtype.name, p.key(), *_reg_key(core))
+    pk = p.key()
+    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
 
     def prepare():
         for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
@@ -492,7 +552,8 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     if (dst_pos, src_pos) not in (("A2", "A1"), ("B2", "B1")):
         raise UnsupportedError(f"{instr}: paths are A1->A2 and B1->B2 (seed 000), "
                                f"but got {src_pos}->{dst_pos}")
-    key = (instr, dst.memory.name, dst.dtype.name, bm.key(), *_reg_key(core))
+    pk = bm.key()
+    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
 
     def prepare():
         spec = _prepare_v2_family(core, instr, "Load3DBitMode", dst.memory.name, dst.dtype, _BitModeView(bm),
@@ -552,9 +613,12 @@ def v1_positions(spec: V1Spec, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return spec.leftTopH + row * spec.strideH, col_w
 
 
-@lru_cache(maxsize=256)
 def plan_v1(spec: V1Spec) -> Plan:
     """Repeat r writes one 16 x C0 fractal at dst fractal r*jumpStride (doc: LoadData_3D.md 表3)."""
+    return PLANS.memo(("v1", spec), lambda: _plan_v1(spec))
+
+
+def _plan_v1(spec: V1Spec) -> Plan:
     c0, cp = spec.c0, spec.channels_per_point
     pts_per_frac = c0 // cp
     r = np.arange(spec.repeatTime)
@@ -592,8 +656,20 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
               _src_pos: str | None = None) -> ExecReport:
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
+    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
+    pk = p.key()
+    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name,
+                                   pk, cfg.isSetFMatrix, cfg.isSetPadding,
+                                   *_reg_key(core, not cfg.isSetFMatrix, not cfg.isSetPadding))
+    prep = lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
+    return run_gather(core, prep, dst, src, core.regs.boundary * 32)
+
+
+def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
+                 cfg: IsResetLoad3dConfig) -> Prepared:
     r = checks.in_range
-    fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, config)
+    fm, pad, (fm_w, pad_w) = _resolve_registers(core, instr, dst.dtype, p, cfg)
     v = {
         "c1Index": r(instr, "c1Index", p.c1Index, 0, 4095),
         "fetchFilterW": r(instr, "fetchFilterW", p.fetchFilterW, 0, 254),
@@ -617,7 +693,7 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     if v["cSize"] and v["c1Index"]:
         raise ParamRangeError(f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), "
                               f"but got {v['c1Index']}")
-    _tensor_checks(instr, dst, src)
+    _tensor_checks(instr, dst, src, align=False)
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
         raise ParamRangeError(f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}")
@@ -629,7 +705,10 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
             f"{instr}: leftTopW must leave the dilated filter inside the padded width "
             f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}")
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
-    # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
-    report = execute(plan_v1(spec), dst, src, pad, core.strict, core.regs.boundary * 32)
-    core._commit_load3d_registers(*writes)  # after execute: a rejected call changes no register
-    return report
+    commit = None
+    if fm_w is not None or pad_w is not None:
+        def commit(core: Core) -> None:  # after the execution: a rejected call changes no register
+            core._commit_load3d_registers(fm_w, pad_w)
+    return Prepared(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec), pad=pad,
+                    commit=commit, min_dst=R0 * spec.c0 * spec.bits // 8, wrap=32,
+                    aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))

@@ -9,16 +9,61 @@ their bit widths here because that is where a value would be truncated.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field, fields
 from typing import TypeVar
+
+import numpy as np
 
 from ..errors import ParamRangeError
 
 
+def _key_of(v: object) -> object:
+    """One field value as a cache-key item: the exact bits the hardware would see. Floats are keyed by
+    their bit pattern (-0.0 != 0.0, NaN payloads differ), numpy scalars by dtype and bytes; ints and
+    bools as themselves. Anything else (None, str, arrays, dicts, ...) raises TypeError: such a call is
+    validated uncached, and validation names the bad value."""
+    t = v.__class__
+    if t is int or t is bool:
+        return v
+    if t is float:
+        return ("f", struct.pack("<d", v))
+    if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+        return (v.dtype.str, v.tobytes())
+    if t is list or t is tuple:
+        return tuple([_key_of(x) for x in v])  # type: ignore[attr-defined]
+    raise TypeError(f"no cache key for {t.__name__}")
+
+
 class _Struct:
-    def key(self) -> tuple:
-        """Hashable snapshot of the field values (fast: called on every instruction)."""
-        return tuple([tuple(v) if v.__class__ is list else v for v in self.__dict__.values()])
+    """Base of the dataclass structs: C++-like mutable fields plus a cached, flat cache key."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)  # (honours property setters such as DataCopyParams.srcGap)
+        self.__dict__.pop("_k", None)  # any assignment invalidates the cached key
+
+    def key(self) -> tuple | None:
+        """Flat, hashable snapshot of the field values (the bits the hardware would see); None when a
+        field holds a value no key can represent (the call is then validated uncached).
+
+        Cached on the struct: an assignment clears it; list fields (padList), which can change in place,
+        are read afresh on every call (so the key may be unhashable: callers catch TypeError)."""
+        d = self.__dict__
+        k = d.get("_k")
+        if k is None:
+            try:
+                scal = tuple([_key_of(v) if v.__class__ is not list else None for n, v in d.items()
+                              if n != "_k"])
+            except TypeError:
+                return None
+            lists = tuple(n for n, v in d.items() if v.__class__ is list)
+            k = d["_k"] = (scal, lists)
+        scal, lists = k
+        if not lists:
+            return scal
+        # list items enter as they are (the lookup treats an unhashable item as "validate uncached");
+        # items that compare equal validate to the same ints
+        return scal + tuple([tuple(d[n]) for n in lists])
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]

@@ -1,0 +1,217 @@
+"""Per-call cost of every instruction family, measured side by side in one run (issue 8 targets).
+
+(a) one-fractal calls per second for each family, also as a multiple of an empty Python call with the
+    same arguments (the floor) — targets: >= 150k/s LoadData 2D, >= 50k/s every other family;
+(b) a warm 64 KB Load3D v2 tile (half, 3x3, pad 1, A2) / a numpy copy of 64 KB — target <= 3x;
+    the whole layer's Load3D traffic (56x56x64, 3x3, pad 1) / a numpy copy of its img2col bytes — <= 3x;
+(c) a cold 64 KB Load3D (parameters never seen: a sweep of mStartPt) / its warm call — target <= 10x;
+    a cold 64 KB int4 LoadDataWithTranspose — target <= 2 ms.
+
+Medians of interleaved batches; `--quick` runs fewer repeats. Run: python benchmarks/bench_calls.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+from timing import median_time
+
+from ascsim import Core, LoadData3DParamsV2
+from ascsim.boundary import CALLS
+from ascsim.layouts import chw_to_fmap_l1
+from ascsim.params import (
+    DataCopyParams,
+    FixpipeParamsV220,
+    Load3DBitModeParam,
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    MmadParams,
+)
+from ascsim.plan import PLANS
+
+QUICK = False
+
+
+def _rate(fn: Callable[[], object], core: Core | None = None) -> float:
+    """Calls per second (median over batches of 50 calls)."""
+    def batch() -> None:
+        for _ in range(50):
+            fn()
+        if core is not None:
+            core.log.clear()
+
+    return 50 / median_time(batch, repeat=5 if QUICK else 15, number=5 if QUICK else 20)
+
+
+def _one_fractal_calls() -> dict[str, tuple[Core, Callable[[], object]]]:
+    """family -> (core, thunk) for a one-fractal call of that family."""
+    out: dict[str, tuple[Core, Callable[[], object]]] = {}
+    c = Core("a2")
+    a1, a2 = c.tensor("A1", "half", 256), c.tensor("A2", "half", 256)
+    p2d = LoadData2DParams(0, 1, 0, 0, 0, False, 0)
+    out["LoadData 2D (A2)"] = (c, lambda: c.load_data(a2, a1, p2d))
+    c3 = Core("a2")
+    f = c3.tensor("A1", "half", 16 * 4 * 4)
+    l0 = c3.tensor("A2", "half", 256)
+    p3 = LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16, 0, 0, 1, 1, 1, 1, 1, 1)
+    out["Load3D v2 (A2)"] = (c3, lambda: c3.load_data(l0, f, p3))
+    c9 = Core("950")
+    f9 = c9.tensor("A1", "half", 16 * 4 * 4)
+    l9 = c9.tensor("A2", "half", 256)
+    c9.set_fmatrix(4, 4, [0, 0, 0, 0])
+    bm = Load3DBitModeParam(LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16, 0, 0, 1, 1, 1, 1, 1, 1))
+    out["Load3DBitMode (950)"] = (c9, lambda: c9.load_data(l9, f9, bm, dst_pos="A2", src_pos="A1"))
+    ct = Core("a2")
+    b1, b2 = ct.tensor("B1", "half", 256), ct.tensor("B2", "half", 256)
+    pt = LoadData2dTransposeParams(0, 1, 1, 0, 0)
+    out["LoadDataWithTranspose (A2)"] = (ct, lambda: ct.load_data_with_transpose(b2, b1, pt))
+    cv = Core("950")
+    v1, v2 = cv.tensor("A1", "half", 256), cv.tensor("A2", "half", 256)
+    pv = LoadData2DParamsV2(0, 0, 1, 1, 1, 1, False, 0)
+    out["LoadData 2Dv2 (950)"] = (cv, lambda: cv.load_data(v2, v1, pv))
+    cd = Core("a2")
+    g = cd.global_tensor("half", 256)
+    l1 = cd.tensor("A1", "half", 256)
+    pd = DataCopyParams(1, 16, 0, 0)
+    out["DataCopy GM->L1 (A2)"] = (cd, lambda: cd.data_copy(l1, g, pd))
+    cf = Core("a2")
+    l0c = cf.tensor("CO1", "float", 256)
+    gf = cf.global_tensor("float", 256)
+    pf = FixpipeParamsV220(16, 16, 16, 16, False)
+    out["Fixpipe L0C->GM (A2)"] = (cf, lambda: cf.fixpipe(gf, l0c, pf))
+    cm = Core("a2")
+    ma, mb = cm.tensor("A2", "half", 256), cm.tensor("B2", "half", 256)
+    mc = cm.tensor("CO1", "float", 256)
+    ma.write(np.ones(256)), mb.write(np.ones(256))
+    pm = MmadParams(16, 16, 16, 0, False, True)
+    out["Mmad 16x16x16 (A2)"] = (cm, lambda: cm.mmad(mc, ma, mb, pm))
+    cs = Core("a2")
+    sb1 = cs.tensor("B1", "int8_t", 512)
+    si1 = cs.tensor("B1", "uint8_t", 128)
+    sb2 = cs.tensor("B2", "int8_t", 512)
+    sb1.write(np.zeros(512)), si1.write(np.zeros(128))
+    ps = LoadData2DParams(0, 1)
+    out["LoadDataWithSparse (A2)"] = (cs, lambda: cs.load_data_with_sparse(sb2, sb1, si1, ps))
+    cx = Core("950")
+    xa1 = cx.tensor("A1", "fp8_e4m3fn_t", 512)
+    xs1 = cx.tensor("A1", "fp8_e8m0_t", 64)
+    xa2 = cx.tensor("A2", "mx_fp8_e4m3_t", 512)
+    px = LoadData2DParamsV2(0, 0, 1, 1, 1, 1, False, 0)
+    pxm = LoadData2DMxParams(0, 0, 1, 1, 1, 1)
+    out["Load2DMX (950)"] = (cx, lambda: cx.load_data_mx(xa2, xa1, xs1, px, pxm))
+    return out
+
+
+def bench_one_fractal() -> None:
+    def empty(a, b, c):
+        return None
+
+    floor = _rate(lambda: empty(None, None, None))
+    print(f"(a) one-fractal calls per second (empty Python call: {floor:,.0f}/s)")
+    for name, (core, fn) in _one_fractal_calls().items():
+        try:
+            fn()
+        except Exception as e:  # a family this build cannot run: say so, keep going
+            print(f"    {name:28} skipped: {type(e).__name__}: {e}")
+            continue
+        r = _rate(fn, core)
+        target = 150_000 if name.startswith("LoadData 2D ") else 50_000
+        ok = "ok" if r >= target else "BELOW TARGET"
+        print(f"    {name:28} {r:>10,.0f}/s  = empty call / {floor / r:6.1f}   target {target:,}/s  {ok}")
+
+
+def _load3d_setup(chip: str = "a2"):
+    core = Core(chip)
+    c, h, w = 64, 56, 56
+    x = np.random.default_rng(0).standard_normal((c, h, w)).astype(np.float16)
+    src = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
+    dst = core.tensor("A2", "half", 32 * 1024)
+    return core, src, dst, (c, h, w)
+
+
+def _copy_time(nbytes: int, number: int = 200) -> float:
+    a = np.zeros(nbytes, np.uint8)
+    b = np.empty_like(a)
+    return median_time(lambda: np.copyto(b, a), repeat=5 if QUICK else 15, number=number)
+
+
+def bench_warm_load3d() -> None:
+    core, src, dst, (c, h, w) = _load3d_setup()
+    p = LoadData3DParamsV2([1, 1, 1, 1], h, w, c, 512, 64, 0, 0, 1, 1, 3, 3, 1, 1)  # 64 x 512 x 2 B
+    samples = []
+    for _ in range(3 if QUICK else 7):  # interleaved: each sample times both in the same breath
+        t_load = median_time(lambda: core.load_data(dst, src, p), repeat=3, number=200)
+        t_copy = _copy_time(64 * 1024)
+        samples.append(t_load / t_copy)
+        core.log.clear()
+    print(f"(b) warm 64 KB Load3D v2 tile / numpy 64 KB copy: {statistics.median(samples):5.1f}x "
+          f"(target <= 3x)")
+    k_total, m_total = c * 9, h * w
+    m_tile = (64 * 1024 // 2) // k_total // 16 * 16
+    calls = [LoadData3DParamsV2([1, 1, 1, 1], h, w, c, k_total, min(m_tile, m_total - m0), 0, m0, 1, 1, 3, 3)
+             for m0 in range(0, m_total, m_tile)]
+
+    def layer() -> None:
+        for q in calls:
+            core.load_data(dst, src, q)
+        core.log.clear()
+
+    layer()
+    t_layer = median_time(layer, repeat=5 if QUICK else 11, number=1)
+    t_copy = _copy_time(m_total * k_total * 2, number=3)
+    print(f"    whole layer ({len(calls)} calls, {m_total * k_total * 2 / 1e6:.1f} MB img2col) / numpy copy of "
+          f"those bytes: {t_layer / t_copy:5.1f}x (target <= 3x)")
+
+
+def bench_cold() -> None:
+    core, src, dst, (c, h, w) = _load3d_setup()
+    sweep = range(0, 56 * 56 - 64, 16)
+    fresh = [LoadData3DParamsV2([1, 1, 1, 1], h, w, c, 512, 64, 0, m0, 1, 1, 3, 3, 1, 1) for m0 in sweep]
+    CALLS.clear()
+    PLANS.clear()
+    core._placements.clear()
+    t0 = time.perf_counter()
+    for p in fresh:
+        core.load_data(dst, src, p)
+    cold = (time.perf_counter() - t0) / len(fresh)
+    t0 = time.perf_counter()
+    for _ in range(5):
+        for p in fresh:
+            core.load_data(dst, src, p)
+    warm = (time.perf_counter() - t0) / len(fresh) / 5
+    core.log.clear()
+    print(f"(c) cold 64 KB Load3D (mStartPt sweep of {len(fresh)} calls): {cold * 1e6:7.1f} us; warm "
+          f"{warm * 1e6:5.1f} us; cold / warm {cold / warm:5.1f}x (target <= 10x)")
+    ct = Core("a2")
+    n = 64 * 1024 * 2  # int4 elements in 64 KB
+    b1 = ct.tensor("B1", "int4b_t", n)
+    b2 = ct.tensor("B2", "int4b_t", n)
+    times = []
+    for start in range(4 if QUICK else 12):  # each call a new shape: nothing cached
+        p = LoadData2dTransposeParams(start, 32, 1, 3, 0)
+        t0 = time.perf_counter()
+        ct.load_data_with_transpose(b2, b1, p)
+        times.append(time.perf_counter() - t0)
+    print(f"    cold 64 KB int4 LoadDataWithTranspose: {statistics.median(times) * 1e3:6.2f} ms (target <= 2 ms)")
+
+
+def main() -> None:
+    global QUICK
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    QUICK = ap.parse_args().quick
+    warnings.simplefilter("ignore")
+    bench_one_fractal()
+    bench_warm_load3d()
+    bench_cold()
+
+
+if __name__ == "__main__":
+    main()

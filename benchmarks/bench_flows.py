@@ -1,0 +1,90 @@
+"""Whole flows against torch / numpy, measured side by side in one run (issue 8 targets).
+
+(a) a ResNet layer (56x56x64 -> 64, 3x3, pad 1, half, A2) through Load3D + Mmad (`ascsim.flows.conv2d`)
+    / torch conv2d in float32 on one thread — target <= 5x;
+(b) a 1024^3 half matmul through the tiled matmul flow (`ascsim.flows_matmul.matmul`) / a numpy float32
+    matmul on one thread — target <= 4x.
+
+BLAS and torch are held to one thread (threadpoolctl-free: the environment variables are set before
+numpy loads, and torch.set_num_threads(1)). Run: python benchmarks/bench_flows.py [--quick]
+"""
+
+from __future__ import annotations
+
+import os
+
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from ascsim import Core  # noqa: E402
+from ascsim.flows import conv2d  # noqa: E402
+from ascsim.flows_matmul import matmul  # noqa: E402
+
+
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    """Median of `repeat` timed runs (after one warm-up run)."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench_conv(repeat: int) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 64, 56, 56)).astype(np.float16)
+    w = (rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float16)
+    tx, tw = torch.from_numpy(x.astype(np.float32)), torch.from_numpy(w.astype(np.float32))
+    t_torch = _best(lambda: torch.nn.functional.conv2d(tx, tw, padding=1), repeat)
+    core = Core("a2")
+    t_sim = _best(lambda: conv2d(core, x, w, stride=1, pad=1, dtype="half"), repeat)
+    y, _ = conv2d(core, x, w, stride=1, pad=1, dtype="half")
+    err = float(np.abs(y - torch.nn.functional.conv2d(tx, tw, padding=1).numpy()).max())
+    print(f"(a) ResNet layer 56x56x64->64 3x3 pad 1 half (A2): ascsim {t_sim * 1e3:8.1f} ms, torch conv2d "
+          f"(float32, 1 thread) {t_torch * 1e3:6.1f} ms: {t_sim / t_torch:5.1f}x (target <= 5x); "
+          f"max |diff| {err:.2e}")
+
+
+def bench_matmul(repeat: int, size: int) -> None:
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((size, size)).astype(np.float16)
+    b = rng.standard_normal((size, size)).astype(np.float16)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    t_np = _best(lambda: a32 @ b32, repeat)
+    core = Core("a2")
+    try:
+        t_sim = _best(lambda: matmul(core, a, b, dtype="half"), repeat)
+    except Exception as e:  # the untiled flow cannot hold a large matmul in L1
+        print(f"(b) {size}^3 half matmul (A2): not runnable: {type(e).__name__}: {e}")
+        return
+    c, _ = matmul(core, a, b, dtype="half")
+    err = float(np.abs(c - a32 @ b32).max())
+    print(f"(b) {size}^3 half matmul (A2): ascsim {t_sim * 1e3:8.1f} ms, numpy float32 (1 thread) "
+          f"{t_np * 1e3:6.1f} ms: {t_sim / t_np:5.1f}x (target <= 4x); max |diff| {err:.2e}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one timed repeat")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    repeat = 1 if args.quick else 5
+    bench_conv(repeat)
+    bench_matmul(repeat, 1024)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Memory stays bounded: RSS growth after N distinct calls of each family (issue 8 target: <= 256 MB
+after 100,000 distinct calls of any family).
+
+Each family issues calls whose parameters never repeat (a sweep the caches cannot reuse), with the
+default `Core` (light log records, byte-capped caches). Prints the resident-set growth per family.
+
+Run: python benchmarks/bench_memory.py [--calls 100000] [--quick]   (quick = 10,000 calls)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import warnings
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from ascsim import Core, LoadData3DParamsV2
+from ascsim.layouts import chw_to_fmap_l1
+from ascsim.params import (
+    DataCopyParams,
+    FixpipeParamsV220,
+    LoadData2DParams,
+    LoadData2dTransposeParams,
+    MmadParams,
+)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def _load3d(core: Core) -> Iterator[Callable[[], object]]:
+    c, h, w = 32, 64, 64
+    x = np.zeros((c, h, w), np.float16)
+    src = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
+    dst = core.tensor("A2", "half", 16 * 1024)
+    i = 0
+    while True:  # distinct (mStartPt, kStartPt, mExtension) triples
+        m0, k0, me = i % 3000, 16 * (i // 3000 % 8), 16 * (1 + i // 24000 % 8)
+        p = LoadData3DParamsV2([1, 1, 1, 1], h, w, c, 128, me, k0, m0, 1, 1, 3, 3, 1, 1)
+        yield lambda p=p: core.load_data(dst, src, p)
+        i += 1
+
+
+def _load2d(core: Core) -> Iterator[Callable[[], object]]:
+    src = core.tensor("A1", "half", 256 * 1024)
+    dst = core.tensor("A2", "half", 32 * 1024)
+    i = 0
+    while True:
+        p = LoadData2DParams(i % 1000, 1 + i // 1000 % 64, 1 + i // 64000 % 4, 0, 0, False, 0)
+        yield lambda p=p: core.load_data(dst, src, p)
+        i += 1
+
+
+def _transpose(core: Core) -> Iterator[Callable[[], object]]:
+    src = core.tensor("B1", "int8_t", 512 * 1024)
+    dst = core.tensor("B2", "int8_t", 64 * 1024)
+    i = 0
+    while True:
+        p = LoadData2dTransposeParams(i % 400, 1 + i // 400 % 60, 1 + i // 24000 % 4, 1, 0)
+        yield lambda p=p: core.load_data_with_transpose(dst, src, p)
+        i += 1
+
+
+def _datacopy(core: Core) -> Iterator[Callable[[], object]]:
+    g = core.global_tensor("half", 1 << 20)
+    l1 = core.tensor("A1", "half", 256 * 1024)
+    i = 0
+    while True:
+        p = DataCopyParams(1 + i % 64, 1 + i // 64 % 64, i // 4096 % 32, 0)
+        yield lambda p=p: core.data_copy(l1, g, p)
+        i += 1
+
+
+def _fixpipe(core: Core) -> Iterator[Callable[[], object]]:
+    l0c = core.tensor("CO1", "float", 32 * 1024)
+    g = core.global_tensor("float", 1 << 22)
+    i = 0
+    while True:
+        n, m = 16 * (1 + i % 8), 1 + i // 8 % 128
+        p = FixpipeParamsV220(n, m, 128, n + i // 1024)
+        yield lambda p=p: core.fixpipe(g, l0c, p)
+        i += 1
+
+
+def _mmad(core: Core) -> Iterator[Callable[[], object]]:
+    a = core.tensor("A2", "half", 32 * 1024)
+    b = core.tensor("B2", "half", 32 * 1024)
+    c = core.tensor("CO1", "float", 32 * 1024)
+    i = 0
+    while True:
+        p = MmadParams(1 + i % 64, 1 + i // 64 % 64, 1 + i // 4096 % 64, 0, False, True)
+        yield lambda p=p: core.mmad(c, a, b, p)
+        i += 1
+
+
+FAMILIES = {"Load3D v2": _load3d, "LoadData 2D": _load2d, "LoadDataWithTranspose": _transpose,
+            "DataCopy": _datacopy, "Fixpipe": _fixpipe, "Mmad": _mmad}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--calls", type=int, default=100_000)
+    ap.add_argument("--quick", action="store_true", help="10,000 calls per family")
+    args = ap.parse_args()
+    n = 10_000 if args.quick else args.calls
+    warnings.simplefilter("ignore")
+    print(f"RSS growth after {n:,} distinct calls per family (target <= 256 MB at 100,000)")
+    for name, gen in FAMILIES.items():
+        core = Core("a2")
+        calls = gen(core)
+        for _ in range(50):  # warm the import / allocation paths first
+            next(calls)()
+        gc.collect()
+        before = _rss_mb()
+        for _ in range(n):
+            next(calls)()
+        gc.collect()
+        print(f"    {name:24} +{_rss_mb() - before:7.1f} MB  (log holds {len(core.log):,} records)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""The call boundary every instruction passes through (DESIGN.md, "one call boundary for every instruction").
+
+    key -> prepared call (cached) -> placement (cached per core) -> execute -> record
+
+* The **key** is a flat tuple of plain values: the family, the chip, the operands' memories and dtypes,
+  the params struct's `key()` (cached on the struct; floats by bit pattern) and only the register state
+  the call reads.
+* A **Prepared** call is what one key compiles to, independent of addresses: the validated values
+  (`spec`), the pad pattern, the register writes, the warnings repeated on every call, the divergence
+  notes, a lower bound of the destination bytes written (checked against the memory before any plan is
+  built, so an absurd call is refused in microseconds), and — built lazily on the first execution —
+  the executable `UnitPlan`. A Prepared enters `CALLS` only after its validation returned, so a rejected
+  call leaves nothing behind; `CALLS` is capped by bytes.
+* A **placement** binds a Prepared to concrete tensors: alignment, exact bounds, hazards, the memory
+  views and absolute gather indices. Placements are cached per core (kernels reuse a few buffers), so
+  a warm call is a dict lookup and one `take`.
+* The **record** (`ExecReport`) keeps counts, hazards, notes, the byte ranges read and written, and a
+  planner that rebuilds the element-level plan on demand — never the plan itself unless
+  `Core(keep_plans=True)`.
+
+Families supply `prepare` (validation; raises AscsimError) and a units builder; everything after the
+cache lookup is written once, here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .errors import AlignmentError, BoundsError
+from .memory import LocalTensor, Memory
+from .plan import (
+    _VOID,
+    ExecReport,
+    Operand,
+    Plan,
+    PreparedCache,
+    UnitPlan,
+    _pad_unit,
+    check_units,
+    report_hazards,
+    run_units,
+)
+
+#: Prepared calls of every family (one cache, capped by the bytes its plans hold).
+CALLS = PreparedCache(64 << 20)
+
+_CALLS = CALLS._d  # the hot path looks up the dict itself
+
+#: Placements kept per core before the core's placement cache starts over (each holds gather indices).
+PLACEMENTS_PER_CORE = 512
+
+
+class Prepared:
+    """One validated call shape (see the module docstring). Offset-independent and shared."""
+
+    __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
+                 "min_dst", "wrap", "aligns", "hint", "nbytes", "__weakref__")
+
+    def __init__(self, instr: str, spec: Any = None, *, units: Callable[[], UnitPlan] | None = None,
+                 planner: Callable[[], Plan] | None = None, pad: int = 0,
+                 commit: Callable[[Any], None] | None = None, warnings: Sequence[Callable[[Any], Any]] = (),
+                 notes: Sequence[str] = (), min_dst: int = 0, wrap: int = 0,
+                 aligns: Sequence[tuple[int, int, str]] = (),
+                 hint: Callable[[LocalTensor], str] | None = None) -> None:
+        self.instr = instr
+        self.spec = spec
+        self._units_fn = units
+        self._units: UnitPlan | None = None
+        self.planner = planner
+        self.pad = pad
+        self.commit = commit  # register writes of the call, applied after a successful execution
+        self.warnings = tuple(warnings)  # callables(core) re-run on every call (they warn / raise)
+        self.notes = tuple(notes)
+        self.min_dst = min_dst  # bytes the call certainly writes from the dst start (extent-first check)
+        self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
+        self.aligns = tuple(aligns)  # (operand index, alignment in bytes, what) checked per placement
+        self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
+        self.nbytes = 2048
+
+    @property
+    def nop(self) -> bool:
+        return self._units_fn is None
+
+    def units(self) -> UnitPlan:
+        up = self._units
+        if up is None:
+            up = self._units = self._units_fn()  # type: ignore[misc]
+            held = up.nbytes + 2 * up.src_units.nbytes  # + the absolute-index arrays it may cache
+            self.nbytes += held
+            CALLS.charge(held)
+        return up
+
+
+class Placement:
+    """A Prepared call bound to concrete tensors: everything checked, the gather ready to run."""
+
+    __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
+                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op")
+
+
+def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str) -> AlignmentError:
+    return AlignmentError(
+        f"{prep.instr}: {what} address must be {align}-byte aligned in {t.memory.name}, but got "
+        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)")
+
+
+def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:
+    """Check the prepared call at these tensors' addresses (alignment, extent-first bounds, exact bounds,
+    hazards) and get the gather ready. Raises before anything is written."""
+    ops = (dst, src)
+    for i, align, what in prep.aligns:
+        t = ops[i]
+        if t is not None and t.offset % align:
+            raise _align_error(prep, t, align, what)
+    hint = "" if prep.hint is None else prep.hint(dst)
+    if dst.offset + prep.min_dst > dst.memory.size:  # before any plan is built (bounded work)
+        raise BoundsError(f"{prep.instr}: destination: bytes [{dst.offset}, {dst.offset + prep.min_dst}) "
+                          f"lie outside {dst.memory.name} (size {dst.memory.size} B){hint}")
+    up = prep.units()
+    try:
+        hazards = check_units(up, dst, src, False, boundary, report=False)  # hazards: reported per call
+    except BoundsError as e:
+        raise BoundsError(f"{e}{hint}") from None
+    pl = Placement()
+    pl.dst_op, pl.src_op = Operand.of(dst), Operand.of(src)
+    pl.notes = list(prep.notes)
+    if boundary and prep.wrap and src is not None and src.offset + up.src_end > boundary:
+        pl.notes.append("L18")  # reads wrap at the L1 boundary (SetLoadDataBoundary)
+    pl.hazards = hazards
+    pl.n_pad = up.n_pad
+    pl.written = (up.dst_units.size * (up.unit * 8 or 4) + 7) // 8
+    pl.read = pl.written - up.n_pad * up.bits // 8
+    pl.writes = ((dst.memory.name, dst.offset, dst.offset + up.dst_end),)
+    pl.reads = ((src.memory.name, src.offset, src.offset + up.src_end),) if src is not None and up.src_end \
+        else ()
+    pl.slow = True
+    u = up.unit
+    if u and src is not None:
+        mem = src.memory
+        pad_block = _pad_unit(u, up.bits, prep.pad)
+        pad_key = (u, up.bits, prep.pad)
+        pad_index = (len(mem._buf) - 32) // u
+        idx = up.absolute(src.offset, boundary, pad_index)
+        if idx is not None:
+            pl.slow = False
+            pl.mem, pl.idx = mem, idx
+            pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
+            pl.full = mem.units(u)
+            pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
+            # the in-place `take` may not alias its input: same-memory moves scatter instead
+            pl.dst_units = None if up.dense and dst.memory is not mem else up.dst_units
+    return pl
+
+
+def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int = 0
+               ) -> ExecReport:
+    """The warm path of every gather-type instruction: placement lookup, warnings, one gather, record."""
+    hz = None
+    if prep.warnings:
+        hz = [m for w in prep.warnings for m in w(core)] or None
+    if prep._units_fn is None:  # a documented NOP (the call's register writes still happen)
+        if prep.commit is not None:
+            prep.commit(core)
+        return ExecReport(prep.instr, hazards=hz, notes=list(prep.notes))
+    if boundary and src is not None and boundary > src.memory.size:
+        # past the memory's end (a v1 register counts 32-B units): no in-bounds read reaches it, and a
+        # read past the end is a bounds error, not a wrap (issue 9: it used to crash with IndexError)
+        boundary = 0
+    if src is None:
+        key = (prep, dst.memory, dst.offset, dst.length, dst.position, boundary)
+    else:
+        key = (prep, dst.memory, dst.offset, dst.length, dst.position, src.memory, src.offset, src.length,
+               src.position, boundary)
+    cache = core._placements
+    pl = cache.get(key)
+    if pl is None:
+        pl = place(core, prep, dst, src, boundary)
+        if len(cache) >= PLACEMENTS_PER_CORE:
+            cache.clear()
+        cache[key] = pl
+    if pl.hazards:
+        report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
+        hz = pl.hazards + hz if hz else list(pl.hazards)
+    if pl.slow:
+        run_units(prep._units, dst, src, prep.pad, boundary)  # type: ignore[arg-type]
+    else:
+        mem = pl.mem
+        if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
+            mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
+        if pl.dst_units is None:
+            pl.full.take(pl.idx, out=pl.dview, mode="clip")
+        else:
+            pl.dview[pl.dst_units] = pl.full[pl.idx]
+    if prep.commit is not None:
+        prep.commit(core)
+    report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None,
+                        list(pl.notes) if pl.notes else None, reads=pl.reads, writes=pl.writes,
+                        planner=prep.planner, dst=pl.dst_op, src=pl.src_op, pad_pattern=prep.pad,
+                        boundary=boundary)
+    if core.keep_plans:
+        report.keep_plan()
+    return report
+
+
+def lookup(key: Hashable | None, prepare: Callable[[], Prepared]) -> Prepared:
+    """The prepared call for `key`, validated and added on a miss (a failing `prepare` adds nothing).
+
+    `key` None, or a key holding an unhashable value (a list where an int goes, ...), means "no key can
+    represent this call": it is validated uncached, and validation names the bad value."""
+    if key is None:
+        return prepare()
+    try:
+        prep = _CALLS.get(key)
+    except TypeError:
+        return prepare()
+    if prep is None:
+        prep = CALLS.add(key, prepare())
+    return prep  # type: ignore[return-value]
+
+
+def float_key(v: float) -> bytes:
+    """A float keyed by its bits (so -0.0 and 0.0, and NaN payloads, stay apart)."""
+    return np.float64(v).tobytes()
+
+
+__all__ = ["CALLS", "Prepared", "Placement", "place", "run_gather", "lookup", "float_key", "Memory"]
