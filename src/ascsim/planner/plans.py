@@ -1,0 +1,343 @@
+"""`plan_matmul` / `plan_conv2d`: search, then hold the winner as a `Plan` — its program (the calls), its
+cost, the reasons for each choice, and the means to run and verify it."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from ..core import Core
+from ..dtypes import DType, get_dtype
+from ..errors import NotImplementedFeature, ParamRangeError
+from ..layouts import R0, align
+from ..memory import LocalTensor
+from ..plan import ExecReport
+from .movers import API
+from .problems import ConvProblem, MatmulProblem, fmap_gm, matrix_gm, weights_to_b
+from .program import Program
+from .schedule import Cost, Gemm
+from .search import CALL_BYTES, Choice, ConvSearch, MatmulSearch
+
+
+@dataclass
+class Verification:
+    """A verification run: PASS when every element is within `tolerance` of the reference."""
+
+    passed: bool
+    max_error: float
+    reference: str
+    tolerance: str
+    result: np.ndarray
+    reports: list[ExecReport] = field(repr=False, default_factory=list)
+
+    def line(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        return (f"verification: {verdict} vs {self.reference}, max |error| {self.max_error:.3g} "
+                f"({self.tolerance})")
+
+
+@dataclass
+class Plan:
+    """A chosen plan: the problem, the winning `Choice`, its loop nest (`gemm`), estimated cost, reasons."""
+
+    problem: MatmulProblem | ConvProblem
+    choice: Choice
+    gemm: Gemm
+    cost: Cost
+    reasons: list[str]
+    objective: str
+    candidates: int
+    l1_regions: dict[str, int]
+
+    @property
+    def kind(self) -> str:
+        return "matmul" if isinstance(self.problem, MatmulProblem) else "conv2d"
+
+    @property
+    def dt(self) -> DType:
+        return self.problem.dt
+
+    @property
+    def chip(self):
+        return self.gemm.chip
+
+    @cached_property
+    def program(self) -> Program:
+        """Tensors and calls (GM inputs without data: `gm_inputs` gives them)."""
+        p, dt, chip = self.problem, self.dt, self.chip
+        ct = get_dtype("int32_t" if dt.kind == "int" else "float")
+        mem = chip.memory_sizes
+        prog = Program(chip.key, description=f"{p.describe()} on {chip.name}, planned by ascsim plan "
+                                             f"({self.objective})")
+        if isinstance(p, MatmulProblem):
+            sa, sb = _stored_shapes(p)
+            prog.declare("a_gm", "GM", dt, sa[0] * _pitch(dt, sa[1]), note=f"A{'ᵀ' if p.a_trans else ''} "
+                         f"{sa[0]} x {sa[1]} row-major")
+            prog.declare("b_gm", "GM", dt, sb[0] * _pitch(dt, sb[1]), note=f"B{'ᵀ' if p.b_trans else ''} "
+                         f"{sb[0]} x {sb[1]} row-major")
+            prog.declare("c_gm", "GM", ct, p.m * p.n, note=f"C {p.m} x {p.n} row-major")
+            prog.outputs = ("c_gm",)
+        else:
+            chan = self.choice.channels
+            per32 = 256 // dt.bits
+            prog.declare("x_gm", "GM", dt, p.n * align(chan * p.h * p.w, per32) + per32,
+                         note=f"x: {p.n} image(s) of {chan} channels, Load3D L1 layout (NC1HWC0 + tail)")
+            k = chan * p.kh * p.kw
+            prog.declare("w_gm", "GM", dt, k * p.cout,
+                         note=f"weights as {'Bᵀ (Cout x K)' if self.choice.b_trans else 'B (K x Cout)'}, "
+                              f"K = {chan}*{p.kh}*{p.kw} in img2col column order")
+            prog.declare("y_gm", "GM", ct, p.n * p.out_h * p.out_w * p.cout,
+                         note="y as (N*Ho*Wo) x Cout row-major (NHWC)")
+            prog.outputs = ("y_gm",)
+        a_bytes = self.l1_regions["a"]
+        prog.declare("a1", "A1", dt, a_bytes * 8 // dt.bits, 0, note="L1 buffer of A blocks")
+        prog.declare("b1", "B1", dt, self.l1_regions["b"] * 8 // dt.bits, a_bytes,
+                     note="L1 buffer of B blocks")
+        prog.declare("a2", "A2", dt, mem["L0A"] * 8 // dt.bits, 0, note="L0A")
+        prog.declare("b2", "B2", dt, mem["L0B"] * 8 // dt.bits, 0, note="L0B")
+        prog.declare("c0", "CO1", ct, mem["L0C"] * 8 // ct.bits, 0, note="L0C")
+        self.gemm.emit(prog)
+        return prog
+
+    # -- data --------------------------------------------------------------------------------------
+    def gm_inputs(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The GM tensors' contents for logical inputs (matmul: a m x k, b k x n; conv2d: x NCHW, w OIHW)."""
+        p, dt = self.problem, self.dt
+        if isinstance(p, MatmulProblem):
+            sa, sb = p.stored(np.asarray(inputs["a"]), np.asarray(inputs["b"]))
+            return {"a_gm": matrix_gm(dt, sa)[0].ravel(), "b_gm": matrix_gm(dt, sb)[0].ravel()}
+        chan = self.choice.channels
+        x = np.asarray(inputs["x"], dtype=np.float64)
+        b = weights_to_b(np.asarray(inputs["w"], dtype=np.float64), chan, dt.c0)
+        return {"x_gm": fmap_gm(dt, x, chan)[0], "w_gm": (b.T if self.choice.b_trans else b).ravel()}
+
+    def output(self, tensors: dict[str, LocalTensor]) -> np.ndarray:
+        """The result as the user sees it: C (m x n) or y (N, Co, Ho, Wo); int32 or float32."""
+        p = self.problem
+        if isinstance(p, MatmulProblem):
+            out = tensors["c_gm"].read().reshape(p.m, p.n)
+        else:
+            y = tensors["y_gm"].read().reshape(p.n, p.out_h * p.out_w, p.cout)
+            out = y.transpose(0, 2, 1).reshape(p.n, p.cout, p.out_h, p.out_w)
+        return out.astype(np.int32 if self.dt.kind == "int" else np.float32)
+
+    def bind(self, core: Core, inputs: dict[str, np.ndarray]) -> dict[str, LocalTensor]:
+        """Create the program's tensors on `core`, GM inputs written from the logical inputs."""
+        data = self.gm_inputs(inputs)
+        for name, d in self.program.tensors.items():
+            d.data = data.get(name)
+        try:
+            return self.program.bind(core)
+        finally:
+            for d in self.program.tensors.values():
+                d.data = None
+
+    def run(self, core: Core, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, list[ExecReport]]:
+        tensors = self.bind(core, inputs)
+        _, reports = self.program.run(core, tensors)
+        return self.output(tensors), reports
+
+    def verify(self, inputs: dict[str, np.ndarray] | None = None, seed: int = 0, strict: bool = True
+               ) -> Verification:
+        """Run the plan on a fresh core (strict: hazards and doc conflicts are errors) and compare with the
+        independent reference (planner.problems)."""
+        p = self.problem
+        inputs = p.random_inputs(seed) if inputs is None else inputs
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got, reports = self.run(Core(p.chip, strict=strict), inputs)
+        ref = p.reference(inputs)
+        tol = p.tolerance(inputs)
+        err = np.abs(got.astype(np.float64) - ref)
+        ok = bool((err <= tol).all())
+        name = "numpy matmul (int64 / float64)" if isinstance(p, MatmulProblem) else _conv_ref_name()
+        tol_s = "exact" if np.isscalar(tol) and tol == 0 else "tolerance 2^-22*K*(|a|.|b|) per element"
+        return Verification(ok, float(err.max()) if err.size else 0.0, name, tol_s, got, reports)
+
+    # -- report ------------------------------------------------------------------------------------
+    def occupancy(self) -> dict[str, tuple[int, int]]:
+        """(bytes used, capacity) per memory."""
+        g, mem = self.gemm, self.chip.memory_sizes
+        l0a = max(g.tile_load("a", s.ext, k.ext)[3] for s in g.m_segs for k in g.k_segs[:2])
+        l0b = max(g.tile_load("b", k.ext, s.ext)[3] for s in g.n_segs for k in g.k_segs[:2])
+        ha = max(g.tile_load("a", s.ext, g.k_segs[0].ext)[2] for s in g.m_segs)
+        nb = max(g.tile_load("b", g.k_segs[0].ext, s.ext)[2] for s in g.n_segs)
+        return {"L1": (sum(self.l1_regions.values()), mem["L1"]), "L0A": (l0a, mem["L0A"]),
+                "L0B": (l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
+
+    def report(self, verification: Verification | None = None) -> str:
+        from .report import format_report
+
+        return format_report(self, verification)
+
+
+def _conv_ref_name() -> str:
+    try:
+        import torch  # noqa: F401
+    except ImportError:  # pragma: no cover
+        return "numpy direct convolution (float64 / exact ints)"
+    return "torch.nn.functional.conv2d (float64)"
+
+
+def _stored_shapes(p: MatmulProblem) -> tuple[tuple[int, int], tuple[int, int]]:
+    return ((p.k, p.m) if p.a_trans else (p.m, p.k)), ((p.n, p.k) if p.b_trans else (p.k, p.n))
+
+
+def _pitch(dt: DType, cols: int) -> int:
+    return cols + (cols % 2 if dt.is_4bit else 0)
+
+
+# ==================================================================================================
+# the entry points
+# ==================================================================================================
+
+
+def _check_tiles(instr: str, tiles, dims: tuple[int, int, int], step: tuple[int, int, int]
+                 ) -> tuple[int, int, int]:
+    t = tuple(int(v) for v in tiles)
+    if len(t) != 3:
+        raise ParamRangeError(f"{instr}: tiles must be (mt, nt, kt), but got {tiles!r}")
+    for name, v, full, g in zip(("mt", "nt", "kt"), t, dims, step, strict=True):
+        if v < 1 or (v % g and v < full):
+            raise ParamRangeError(f"{instr}: tiles {name} must be a multiple of {g} or >= the whole "
+                                  f"dimension ({full}), but got {v}")
+    return t  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "auto",
+                tiles: tuple[int, int, int] | None = None, objective: str = "balanced",
+                instr: str = "plan matmul", tile_step: int | None = None) -> Plan:
+    """Search the tilings and loads of a matmul (planner.search) and return the cheapest `Plan`.
+
+    a_load / b_load force a load ("load2d", "transpose", "load3d", "load2dv2"); tiles force (mt, nt, kt)
+    (multiples of `tile_step`, default the dtype's granularity, or >= the whole dimension)."""
+    p = problem
+    if p.bias or p.quant:
+        parts = ("--bias (DataCopy L1->BiasTable, Mmad with bias)" if p.bias else "",
+                 f"--quant {p.quant} (Fixpipe quantisation)" if p.quant else "")
+        what = " and ".join(x for x in parts if x)
+        raise NotImplementedFeature(f"{instr}: {what} needs the companion instructions of issue 7b, not in "
+                                    "this build")
+    s = MatmulSearch(p, objective, instr)
+    la_all = s.resolve_load("a", p.a_trans, a_load)
+    lb_all = s.resolve_load("b", p.b_trans, b_load)
+    from .movers import gran
+
+    if tiles is not None:
+        st = tile_step or gran(s.dt)
+        tiles = _check_tiles(instr, tiles, (p.m, p.n, p.k), (st, st, st))
+    found = s.best(s.choices(la_all[0], lb_all[0], tiles))
+    if found is not None and (len(la_all) > 1 or len(lb_all) > 1):
+        ch = s.refine_loads(found[0], la_all, lb_all)
+        if (ch.a_load, ch.b_load) != (la_all[0], lb_all[0]):
+            found = s.best(s.choices(ch.a_load, ch.b_load, tiles)) or found
+    if found is None:
+        raise ParamRangeError(f"{instr}: no tiling of {p.describe()} fits the memories of {s.chip.name}"
+                              + (f" with tiles (mt, nt, kt) = {tiles}" if tiles else ""))
+    ch, g, cost = found
+    reasons = [s.load_reasons("a", p.a_trans, ch.a_load, ch), s.load_reasons("b", p.b_trans, ch.b_load, ch)]
+    reasons += _tiling_reasons(s, ch, g, cost, tiles is not None)
+    return Plan(p, ch, g, cost, reasons, objective, s.evaluated, s.l1_regions(g))
+
+
+@lru_cache(maxsize=64)
+def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = None,
+                objective: str = "balanced", instr: str = "plan conv2d", b_load: str = "auto",
+                weights: str = "auto") -> Plan:
+    """Search the tilings, channel padding, weight layout and B load of a conv2d and return the cheapest
+    `Plan`. tiles force (mt, nt, kt) (multiples of 16, 32, 32 or >= the whole dimension); weights forces the
+    GM weight layout ("b": K x Cout, "bt": Cout x K)."""
+    p = problem
+    s = ConvSearch(p, objective, instr)
+    g_ = 32
+    if tiles is not None:
+        tiles = _check_tiles(instr, tiles, (p.out_h * p.out_w, p.cout, p.c * p.kh * p.kw), (R0, g_, g_))
+    chans = s.channel_options()
+    layouts = []
+    for bt in (True, False):
+        if weights != "auto" and bt != (weights == "bt"):
+            continue
+        try:
+            lbs = s.resolve_load("b", bt, b_load)
+        except Exception:
+            if weights != "auto":
+                raise
+            continue
+        layouts.append((bt, lbs))
+    if not layouts:
+        raise ParamRangeError(f"{instr}: no load moves the weights of {s.dt.name} on {s.chip.name}")
+    found = s.best(s.choices([(bt, lbs[0]) for bt, lbs in layouts], chans, tiles))
+    if found is not None:
+        all_b = [(bt, lb) for bt, lbs in layouts for lb in lbs]
+        refined = s.best(replace_choice(found[0], b_trans=bt, b_load=lb) for bt, lb in all_b)
+        new, old = refined[0] if refined else None, found[0]
+        if new is not None and (new.b_trans, new.b_load) != (old.b_trans, old.b_load):
+            found = s.best(s.choices([(new.b_trans, new.b_load)], chans, tiles)) or found
+    if found is None:
+        raise ParamRangeError(f"{instr}: no tiling of {p.describe()} fits the memories of {s.chip.name}"
+                              + (f" with tiles (mt, nt, kt) = {tiles}" if tiles else ""))
+    ch, g, cost = found
+    reasons = [_channel_reason(s, ch), _weights_reason(s, ch, layouts),
+               s.load_reasons("b", ch.b_trans, ch.b_load, ch)]
+    reasons += _tiling_reasons(s, ch, g, cost, tiles is not None)
+    return Plan(p, ch, g, cost, reasons, objective, s.evaluated, s.l1_regions(g))
+
+
+def replace_choice(ch: Choice, **kw) -> Choice:
+    from dataclasses import replace
+
+    return replace(ch, **kw)
+
+
+# -- reasons --------------------------------------------------------------------------------------------
+
+
+def _tiling_reasons(s, ch: Choice, g: Gemm, cost: Cost, forced: bool) -> list[str]:
+    nm, nn, nk = len(g.m_segs), len(g.n_segs), len(g.k_segs)
+    obj = {"balanced": f"bytes + {CALL_BYTES} x calls", "traffic": "bytes, then calls",
+           "instructions": "calls, then bytes"}[s.objective]
+    head = ("tiles forced by the caller" if forced else
+            f"the cheapest of {s.evaluated} candidates that fit every memory (cost = {obj})")
+    out = [f"L0 tiles mt x nt x kt = {ch.mt} x {ch.nt} x {ch.kt}: {nm} x {nn} output tiles, {nk} K "
+           f"step(s) each; {head}"]
+    kb = len(g.k_blocks)
+    outer = "M" if ch.order == "mn" else "N"
+    what_a = "feature-map slice" if isinstance(s, ConvSearch) else "A block"
+    if kb == 1:
+        out.append(f"L1: all of K in one block, so the outer ({outer}) operand's block stays while the loop "
+                   f"walks the other; {len(g.m_blocks)} {what_a}(s), {len(g.n_blocks)} B block(s)")
+    else:
+        out.append(f"L1: K split into {kb} blocks (the operands do not fit L1 whole along K); each output "
+                   f"tile streams its {what_a}s and B blocks")
+    if nk == 1:
+        out.append("L0: one K step per output tile, so the outer operand's L0 tile is reused across the "
+                   "inner loop")
+    return out
+
+
+def _channel_reason(s: ConvSearch, ch: Choice) -> str:
+    c, chan, c0 = s.p.c, ch.channels, s.dt.c0
+    if chan == c:
+        return f"channelSize {chan}: Load3D accepts {c} channels of {s.dt.name} as they are"
+    err = channel_size_error_text(s, c)
+    why = f"Load3D refuses channelSize {c} ({err})" if err else f"{chan} = whole C0 groups of {c0}"
+    tail = "packed tail group" if chan % c0 else "whole C0 groups"
+    return f"channelSize {chan} for {c} input channels ({tail}; zero channels appended): {why}"
+
+
+def channel_size_error_text(s: ConvSearch, c: int) -> str | None:
+    from .search import channel_size_error
+
+    return channel_size_error(s.chip.key, s.dt.name, c)
+
+
+def _weights_reason(s: ConvSearch, ch: Choice, layouts) -> str:
+    lay = "Bᵀ (Cout x K: the OIHW weights flattened)" if ch.b_trans else "B (K x Cout)"
+    others = [bt for bt, _ in layouts if bt != ch.b_trans]
+    alt = "" if others else "; the other layout has no legal load here"
+    what = "a plain fractal copy (表5 B转置)" if ch.b_trans else "a transposing load (表5 B不转置)"
+    return f"weights stored in GM as {lay}: L1->L0B is {what} with {API[ch.b_load]}{alt}"
