@@ -207,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("-o", "--out", required=True, help="output page (.html)")
     x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region)")
     x.set_defaults(func=_cmd_explore)
+    from .cli_plan import add_commands  # plan / port / diff (issue 12)
+
+    add_commands(sub)
     return p
 
 

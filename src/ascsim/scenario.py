@@ -40,6 +40,7 @@ Every problem is reported as one line naming the file and the path inside it:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import typing
@@ -72,6 +73,7 @@ class ScenarioError(AscsimError):
 # -- the parameter structs a scenario may name ------------------------------------------------------------
 
 
+@functools.cache
 def struct_types() -> dict[str, type]:
     """Every parameter struct by C++ name (from ascsim.params and its family modules)."""
     out: dict[str, type] = {}
@@ -397,7 +399,7 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
         return _bitmode(sc, loc, cls, values)
     if cls is P.SetFMatrixBitModeParams:
         return _fmatrix_bitmode(sc, loc, values)
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     for k, v in values.items():
         if k not in hints:
             raise sc.error(f"{loc}.{k}", f"unknown field of {tname}{did_you_mean(k, hints)}; fields: "
@@ -412,6 +414,12 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
                 raise sc.error(f"{loc}.{k}", f"expected a {hints[k].__name__} name "
                                              f"({', '.join(hints[k].__members__)}), got {v!r}") from None
     return cls(**values)
+
+
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """A struct's field types (evaluated once: a scenario of thousands of steps names the same few)."""
+    return typing.get_type_hints(cls)
 
 
 def _check_field(sc: Scenario, loc: str, v: Any, hint: Any) -> None:

@@ -206,6 +206,14 @@ def _ld(dst: tuple[str, int], src: tuple[str, int], p: object, nbytes: int, mem:
     return Call("LoadData", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem)
 
 
+def _l3d(dst: tuple[str, int], src: tuple[str, int], p: LoadData3DParamsV2, bits: int, mem: str) -> Call:
+    """A Load3D call: it writes exactly its window (mExtension x kExtension elements, divergence L7) but
+    its footprint spans whole fractals (16-row squares)."""
+    m, k = p.mExtension, p.kExtension
+    return Call("LoadData", {"dst": dst, "src": src}, p, m * k * bits // 8, dst_mem=mem,
+                span=align(m, R0) * align(k, R0) * bits // 8)
+
+
 def _ldwt(dst: tuple[str, int], src: tuple[str, int], p: object, nbytes: int, mem: str) -> Call:
     return Call("LoadDataWithTranspose", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem)
 
@@ -229,7 +237,7 @@ def load_a(chip: ChipProfile, dt: DType, load: str, trans: bool, x: MatrixBlock,
     if not trans:  # X = A (rows m, cols k): Nz -> Zz (A2) / Nz -> Nz (950), fractals unchanged
         if load == "load3d":
             p = load3d_2d_params(x, dt, m0, R0 * m1, k0, c0 * k1, False)
-            out.append(_ld((a2, 0), x.ref, p, m1 * k1 * fb, "L0A"))
+            out.append(_l3d((a2, 0), x.ref, p, bits, "L0A"))
         elif load == "load2dv2":
             out.append(_ld((a2, 0), x.ref, LoadData2DParamsV2(m0 // R0, k0 // c0, m1, k1, x.sf, m1),
                            m1 * k1 * fb, "L0A"))
@@ -248,8 +256,7 @@ def load_a(chip: ChipProfile, dt: DType, load: str, trans: bool, x: MatrixBlock,
         k_ext = align(mt, c0)
         p = load3d_2d_params(x, dt, k0, m_ext, m0, k_ext, True)
         # A2 b32: the Zz pitch of Wᵀ is m_ext/8 = ceil(k/16)*2 fractals (CONCEPTS §3.2) -> kDirectionAlign
-        nb = align(k_ext, R0) * align(m_ext, R0) * bits // 8
-        out.append(_ld((a2, 0), x.ref, p, nb, "L0A"))
+        out.append(_l3d((a2, 0), x.ref, p, bits, "L0A"))
         return out, align(k_ext, R0), zz and bits == 32
     if load == "load2dv2":  # region R = Aᵀ tile, destination Nz(Rᵀ) = Nz(A) (LoadData_2D_V2.md 表3)
         q = {4: 4, 8: 2}.get(bits, 1)  # mStep multiple of 4 (b4) / 2 (b8)
@@ -318,7 +325,7 @@ def load_b(chip: ChipProfile, dt: DType, load: str, trans: bool, x: MatrixBlock,
         k_ext = align(nt, c0)
         m_ext = align(kt, 32 if bits == 8 else R0)
         p = load3d_2d_params(x, dt, k0, m_ext, n0, k_ext, False)
-        out.append(_ld((b2, 0), x.ref, p, align(k_ext, R0) * align(m_ext, R0) * bits // 8, "L0B"))
+        out.append(_l3d((b2, 0), x.ref, p, bits, "L0B"))
         return out, align(k_ext, R0)
     if load == "load2dv2":  # region R = B tile, Nz(Rᵀ) = Zn(B)
         q = {4: 4, 8: 2}.get(bits, 1)
@@ -396,7 +403,7 @@ def fmap_copy(dt: DType, gm: str, img_off: int, channels: int, height: int, widt
     groups = [(s, n) for s, n in channel_groups(channels, c0) if blk.c_lo <= s < blk.c_hi]
     full = [g for g in groups if g[1] == c0]
     if full:
-        src = img_off + (full[0][0] * height + blk.h_lo) * width
+        src = img_off + (full[0][0] * height + blk.h_lo * c0) * width  # NC1HWC0: group g at g*H*W*C0
         blen = rows * width * c0 * eb // 32
         gap = (height - rows) * width * c0 * eb // 32
         p = DataCopyParams(len(full), blen, gap if len(full) > 1 else 0, 0)
@@ -431,7 +438,7 @@ def load3d_tile(dt: DType, blk: FmapBlock, a2: str, m0: int, me: int, k0: int, k
     m_ext = align(me, R0)
     p = LoadData3DParamsV2(list(blk.pads), blk.h_hi - blk.h_lo, blk.width, blk.channels, ke, m_ext, k0, m0,
                            sw, sh, kw, kh, dw, dh, padValue=0)
-    return [_ld((a2, 0), (blk.tensor, 0), p, m_ext * ke * dt.bits // 8, "L0A")], m_ext
+    return [_l3d((a2, 0), (blk.tensor, 0), p, dt.bits, "L0A")], m_ext
 
 
 # ==================================================================================================

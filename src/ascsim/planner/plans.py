@@ -287,6 +287,23 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     return Plan(p, ch, g, cost, reasons, objective, s.evaluated, s.l1_regions(g))
 
 
+def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> Plan:
+    """The plan of one given point of the search space (no search): tests and docs use it to run a
+    particular blocking. Raises ParamRangeError when it does not fit the memories."""
+    instr = "plan"
+    s = (MatmulSearch if isinstance(problem, MatmulProblem) else ConvSearch)(problem, objective, instr)
+    c0 = problem.dt.c0
+    if isinstance(problem, ConvProblem) and choice.k_blk % c0 and choice.k_blk < choice.channels:
+        raise ParamRangeError(f"{instr}: channel blocks must be whole C0 groups ({c0} channels of "
+                              f"{problem.dt.name}) or all channels, but got k_blk = {choice.k_blk}")
+    g = s.gemm(choice)
+    over = s.fits(g)
+    if over is not None:
+        raise ParamRangeError(f"{instr}: {choice} overflows {over}")
+    return Plan(problem, choice, g, g.cost(), ["the choice was given by the caller"], objective, 1,
+                s.l1_regions(g))
+
+
 def replace_choice(ch: Choice, **kw) -> Choice:
     from dataclasses import replace
 

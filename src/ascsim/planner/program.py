@@ -52,6 +52,7 @@ class Call:
     note: str = ""
     extra: dict | None = None
     dst_mem: str = ""  # memory written ("L1", "L0A", ...), for the report's bytes per level
+    span: int = 0  # bytes from dst the call may touch when more than nbytes (whole fractals), for capacity
 
     @property
     def pipe(self) -> str:

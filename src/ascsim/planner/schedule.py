@@ -261,7 +261,7 @@ def tile_cost(op: Any, pe: int, qe: int, pb: Block, qb: Block) -> tuple[int, int
     if hit is None:
         blk, _ = op.copy(pb, qb)
         cs, pitch, _ = op.load(blk, 0, pe, 0, qe)
-        foot = max(c.args["dst"][1] * op.dt.bits // 8 + c.nbytes for c in cs)
+        foot = max(c.args["dst"][1] * op.dt.bits // 8 + max(c.nbytes, c.span) for c in cs)
         hit = op.cache[key] = (len(cs), sum(c.nbytes for c in cs), pitch, foot)
     return hit
 
