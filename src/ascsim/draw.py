@@ -465,7 +465,8 @@ def _fmap_canvas(g: Groups, limit: int = LABEL_LIMIT) -> _Canvas:
             packed += f"; wrapped: L1 0x{lo:04x}.."
         titles.append((x0 + width_px / 2, y0 - 0.45, f"c1 {p}: c {first}-{first + n - 1}{packed}"))
     img = _rgba(colours.astype(str))
-    caption = (f"source {view.src_name} (L1 feature map {height_px} x {width_px}, {n_planes} channel "
+    bank = f" from the FMATRIX {spec.fmatrix} bank" if view.kind == "img2col" else ""
+    caption = (f"source {view.src_name} (L1 feature map {height_px} x {width_px}{bank}, {n_planes} channel "
                f"group(s)); cell = one pixel, label = its first element; blue = read")
     if wrapped:
         caption += (f"; red hatch = at/past the boundary {view.boundary} B, read from L1 address mod "
