@@ -204,7 +204,7 @@ def test_other_forms_read_the_right_bank(flavor: str) -> None:
     np.testing.assert_array_equal(results[0], results[1])
 
 
-def test_explain_names_the_bank(tmp_path) -> None:
+def test_explain_and_draw_name_the_bank(tmp_path) -> None:
     toml = """
 chip = "a2"
 [tensors]
@@ -241,6 +241,9 @@ fMatrixCtrl = true
     s = summary(run, 1)
     assert s["img2col"]["fmatrix"] == {"bank": "right", "l1H": 4, "l1W": 4, "padList": [1, 1, 1, 1]}
     assert "FMATRIX right bank (fMatrixCtrl = true): l1H=4, l1W=4, padList=[1, 1, 1, 1]" in format_summary(s)
+    from ascsim.draw import _fmap_canvas, groups
+
+    assert "(L1 feature map 4 x 4 from the FMATRIX right bank" in _fmap_canvas(groups(run, 1)).caption
 
 
 # -- end to end: catlass's fp32 tile copies (A2) -> Mmad, against numpy ----------------------------------

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -315,6 +316,7 @@ def _untouched(core: Core, fn, exc, start: str) -> None:
     with pytest.raises(exc) as ei:
         fn()
     assert str(ei.value).startswith(start), str(ei.value)
+    assert_basis(ei.value)
     for k, m in core.memories.items():
         np.testing.assert_array_equal(m.data, snap[k])
 

@@ -16,6 +16,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 
 from ascsim import (
     AlignmentError,
@@ -1113,9 +1114,10 @@ def test_rule_raises_and_changes_nothing(case: Case) -> None:
     _prime_registers(core)
     call = case.make(core)
     snap = _snapshot(core)
-    with pytest.raises(case.exc, match=case.match):
+    with pytest.raises(case.exc, match=case.match) as ei:
         call()
     _assert_unchanged(core, snap)
+    assert_basis(ei.value)
 
 
 def test_case_ids_unique() -> None:

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -423,9 +424,10 @@ def test_reference_agrees(chip, version, dtype, start, rep, stride, dst_gap, dst
 
 def raises_untouched(core, exc, pattern, fn) -> None:
     before = snapshot(core)
-    with pytest.raises(exc, match=pattern):
+    with pytest.raises(exc, match=pattern) as ei:
         fn()
     assert snapshot(core) == before
+    assert_basis(ei.value)
 
 
 @pytest.mark.parametrize(

@@ -1133,7 +1133,7 @@ DIVERGENCE_NOTES: list[str] = [
     "LoadDataWithStride dtypes: LoadDataWithStride.md lists only "
     "half/bfloat16_t/int32_t/uint32_t/float for B1->B2, while LoadData_3D.md and IN-CON 表4 "
     "allow b8 (int8/uint8/hif8/fp8) to L0B on 950 and an official example loads int8 B this way"
-    " (we follow the LoadDataWithStride page).",
+    " (executed with a DocConflictWarning, divergence L23).",
     "Mmad Kirin 9030: Mmad.md 产品支持情况 says the bias prototype is 不支持 on Kirin 9030, but 表12 "
     "lists a half/half/half/half combination with a bias type.",
     "MmadWithSparse: MmadWithSparse.md 表6 title includes Atlas 200I/500 A2, while its 产品支持情况 "

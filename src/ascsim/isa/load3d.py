@@ -685,7 +685,7 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     if v["cSize"] and v["c1Index"]:
         raise ParamRangeError(with_basis(
             f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), but got {v['c1Index']}",
-            doc_forbids("LoadData_3D.md 表3 cSize: 4 channel aligned map (one packed group)", "L13")))
+            doc_forbids("LoadData_3D.md 表3 cSize: a 4-channel-aligned map, one packed group", "L13")))
     _tensor_checks(instr, dst, src)
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
