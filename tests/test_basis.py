@@ -72,6 +72,17 @@ def test_chip_table_refusals_say_who_refuses(chip: str, args: tuple, basis: str)
     assert re.search(BASIS_PATTERN, str(ei.value))
 
 
+@pytest.mark.parametrize("chip,api,combo,basis", [
+    ("a2", "Mmad", ("half", "half", "half"),
+     r"\(the C\+\+ API rejects this: ASCENDC_DEBUG_ASSERT in dav_c220"),
+    ("950", "Mmad", ("int4b_t", "int4b_t", "int32_t"), r"divergence L26\)$"),  # 950 Mmad not audited
+])
+def test_combo_refusals_say_who_refuses(chip: str, api: str, combo: tuple, basis: str) -> None:
+    with pytest.raises(UnsupportedError) as ei:
+        get_chip(chip).check_combo(api, combo)
+    assert re.search(basis, str(ei.value)), str(ei.value)
+
+
 def test_doc_conflict_dtypes_are_supported_and_reported() -> None:
     chip = get_chip("950")
     chip.check("LoadDataWithStride", "int8_t", "B1", "B2")  # executed

@@ -15,6 +15,7 @@ fp32 matmul and compares with numpy.
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -205,38 +206,24 @@ def test_other_forms_read_the_right_bank(flavor: str) -> None:
 
 
 def test_explain_and_draw_name_the_bank(tmp_path) -> None:
-    toml = """
-chip = "a2"
-[tensors]
-x = { position = "A1", dtype = "half", length = 256, init = "arange" }
-a = { position = "A2", dtype = "half", length = 2304 }
-[[steps]]
-call = "SetFmatrix"
-l1H = 4
-l1W = 4
-padList = [1, 1, 1, 1]
-mode = "FMATRIX_RIGHT"
-[[steps]]
-call = "LoadData"
-dst = "a"
-src = "x"
-config = { isSetFMatrix = false, isSetPadding = false }
-[steps.params]
-type = "LoadData3DParamsV2"
-padList = [9, 9, 9, 9]
-l1H = 7
-l1W = 7
-channelSize = 16
-kExtension = 144
-mExtension = 16
-filterW = 3
-filterH = 3
-fMatrixCtrl = true
-"""
+    scenario = {  # the JSON form of a scenario file (docs/scenarios.md)
+        "chip": "a2",
+        "tensors": {"x": {"position": "A1", "dtype": "half", "length": 256, "init": "arange"},
+                    "a": {"position": "A2", "dtype": "half", "length": 2304}},
+        "steps": [
+            {"call": "SetFmatrix", "l1H": 4, "l1W": 4, "padList": [1, 1, 1, 1], "mode": "FMATRIX_RIGHT"},
+            {"call": "LoadData", "dst": "a", "src": "x",
+             "config": {"isSetFMatrix": False, "isSetPadding": False},
+             "params": {"type": "LoadData3DParamsV2", **{k: v for k, v in vars(v2(fMatrixCtrl=True)).items()
+                                                         if k in ("padList", "l1H", "l1W", "channelSize",
+                                                                  "kExtension", "mExtension", "filterW",
+                                                                  "filterH", "fMatrixCtrl")}}},
+        ],
+    }
+    path = tmp_path / "right.json"
+    path.write_text(json.dumps(scenario), encoding="utf-8")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DocConflictWarning)
-        path = tmp_path / "right.toml"
-        path.write_text(toml, encoding="utf-8")
         run = run_scenario(load_scenario(path))
     s = summary(run, 1)
     assert s["img2col"]["fmatrix"] == {"bank": "right", "l1H": 4, "l1W": 4, "padList": [1, 1, 1, 1]}

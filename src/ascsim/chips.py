@@ -324,7 +324,9 @@ class ChipProfile:
         listed = "; ".join("(" + ", ".join(c) + ")" for c in sorted(sup.combos))
         raise UnsupportedError(with_basis(
             f"{instr or api}: dtype combination ({', '.join(combo)}) is not supported by {api} on "
-            f"{self.name}; supported: {listed}", doc_forbids(f"{api} page: dtype combinations", "L26")))
+            f"{self.name}; supported: {listed}",
+            cpp_rejects(sup.cpp_check) if sup.cpp_check else doc_forbids(f"{api} page: dtype combinations",
+                                                                         "L26")))
 
     def matches(self, name: str) -> bool:
         n = _norm_name(name)
@@ -405,7 +407,8 @@ def _t(*groups: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), notes: str = "") -> ApiSupport:
+def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), notes: str = "",
+          cpp_check: str = "") -> ApiSupport:
     cs = tuple(combos)
     paths: dict[Path, frozenset[str]] = {
         L0A_L0C: frozenset(c[0] for c in cs),
@@ -413,7 +416,7 @@ def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), note
     }
     if bias:
         paths[BT_L0C] = frozenset(bias)
-    return _api(paths, notes=notes, combos=cs)
+    return _api(paths, notes=notes, combos=cs, cpp_check=cpp_check)
 
 
 def _fixpipe(conv: Mapping[str, Iterable[str]], notes: str) -> ApiSupport:
@@ -545,6 +548,7 @@ def _build_ascend950() -> dict[str, ApiSupport]:
                 BT_L0C: ("float",),
             },
             notes="doc: M/Mmad计算/MmadMx.md 表3",
+            cpp_check="static_assert isMx in dav_3510 MmadMxCal (the same combinations)",
             combos=[(a, b, "float") for a in fp4s for b in fp4s]
             + [(a, b, "float") for a in fp8s for b in fp8s],
         ),  # fmt: skip
@@ -633,9 +637,11 @@ def _build_a2a3(npu: str) -> dict[str, ApiSupport]:
             ],
             bias=("int32_t", "float"),
             notes="doc: M/Mmad计算/Mmad.md 表7/表8",
+            cpp_check="ASCENDC_DEBUG_ASSERT in dav_c220 MmadCal (the same combinations)",
         ),  # fmt: skip
         "MmadWithSparse": _mmad(
-            [("int8_t", "int8_t", "int32_t")], notes="doc: M/Mmad计算/MmadWithSparse.md 表6"
+            [("int8_t", "int8_t", "int32_t")], notes="doc: M/Mmad计算/MmadWithSparse.md 表6",
+            cpp_check="enable_if int32_t / int8_t on MmadWithSparse",
         ),
         "SetFmatrix": _api(notes=f"doc: {_AUX}SetFmatrix.md 产品支持情况"),
         "SetLoadDataPaddingValue": _api(

@@ -90,9 +90,9 @@ class Core:
         try:
             return self.memories[name]
         except KeyError:
-            raise UnsupportedError(
-                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}"
-            ) from None
+            raise UnsupportedError(with_basis(
+                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}",
+                hw_cannot(f"no {name} on this chip"))) from None
 
     def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
                data: object = None) -> LocalTensor:
