@@ -17,10 +17,10 @@ import numpy as np
 from . import checks
 from .chips import ChipProfile, get_chip
 from .dtypes import DType, get_dtype, pad_pattern
-from .errors import ParamRangeError, UnsupportedError
+from .errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
 from .memory import MARKER, LocalTensor, Memory, memory_of
 from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
-from .plan import ExecReport
+from .plan import ExecReport, doc_conflict
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
 LOG_LENGTH = 100_000
@@ -110,9 +110,9 @@ class Core:
         try:
             return self.memories[name]
         except KeyError:
-            raise UnsupportedError(
-                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}"
-            ) from None
+            raise UnsupportedError(with_basis(
+                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}",
+                hw_cannot(f"no {name} on this chip"))) from None
 
     def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
                data: object = None) -> LocalTensor:
@@ -152,7 +152,9 @@ class Core:
 
     # -- registers ----------------------------------------------------------------------------------
     def set_fmatrix(self, l1H: int, l1W: int, padList: Sequence[int], mode: str = "FMATRIX_LEFT") -> None:
-        """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
+        """SetFmatrix(l1H, l1W, padList, FmatrixMode) (doc: SetFmatrix.md). FMATRIX_RIGHT writes the right
+        bank, which Load3D reads with fMatrixCtrl = true; the doc says only FMATRIX_LEFT is supported, so
+        it is a DocConflictWarning (divergence L11)."""
         self._set_fmatrix("SetFmatrix", l1H, l1W, padList, mode)
 
     def set_fmatrix_bitmode(self, param: SetFMatrixBitModeParams, mode: str = "FMATRIX_LEFT") -> None:
@@ -162,13 +164,25 @@ class Core:
 
     def _set_fmatrix(self, instr: str, l1H: int, l1W: int, padList: Sequence[int], mode: str) -> None:
         self.chip.check(instr, instr=instr)
-        h = checks.in_range(instr, "l1H", l1H, 1, 32767)  # doc: SetFmatrix.md 表1, l1H/l1W in [1, 32767]
-        w = checks.in_range(instr, "l1W", l1W, 1, 32767)
+        # SetFmatrix.md 表1: l1H/l1W in [1, 32767]; the C++ API checks the same range (the bit-mode
+        # struct, a packed word, is not checked by the C++ API, so there the range is the doc's).
+        basis = (cpp_rejects("SetFmatrix: ASCENDC_CHECK_VALUE_RANGE(l1H/l1W, MIN_LOAD3D_L1, MAX_LOAD3D_L1)")
+                 if instr == "SetFmatrix"
+                 else doc_forbids("SetFmatrixBitMode.md 表3 l1H/l1W in [1, 32767]", "L3"))
+        h = checks.in_range(instr, "l1H", l1H, 1, 32767, basis)
+        w = checks.in_range(instr, "l1W", l1W, 1, 32767, basis)
         pads = _pad_list(instr, padList)
-        if str(mode).upper().removeprefix("FMATRIXMODE.") not in ("FMATRIX_LEFT", "LEFT"):
-            raise UnsupportedError(f"{instr}: FmatrixMode must be FMATRIX_LEFT (the only documented mode), "
-                                   f"but got {mode!r}")
-        self.regs.fmatrix_left = Fmatrix(h, w, pads)
+        fm = Fmatrix(h, w, pads)
+        if fmatrix_bank(instr, mode) == "left":
+            self.regs.fmatrix_left = fm
+            return
+        if self.chip.key in _NO_RIGHT_FMATRIX:
+            raise UnsupportedError(with_basis(
+                f"{instr}: FmatrixMode FMATRIX_RIGHT is not available on {self.chip.name}",
+                cpp_rejects("Load3DSetFMatrixBCal: ASCENDC_REPORT_NOT_SUPPORT on "
+                            f"{_NO_RIGHT_FMATRIX[self.chip.key]}")))
+        doc_conflict(instr, "SetFmatrix.md 表1 fmatrixMode: 当前只支持FMATRIX_LEFT", "L11", self.strict)
+        self.regs.fmatrix_right = fm
 
     def set_padding_value(self, value: float, dtype: DType | str = "half") -> None:
         """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern."""
@@ -182,23 +196,28 @@ class Core:
         with_stride = isinstance(p, LoadDataRepeatParamWithStride)
         instr = "SetLoadDataRepeatWithStride" if with_stride else "SetLoadDataRepeat"
         self.chip.check(instr, instr=instr)
-        rs = checks.in_range(instr, "repeatStride", p.repeatStride, 0, 65535)
-        rt = checks.in_range(instr, "repeatTime", p.repeatTime, 0, 255)
-        rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1)
-        ds = checks.in_range(instr, "dstStride", p.dstStride, 0, 65535)
+        # kernel_struct_mm.h LoadDataRepeatParam: uint16_t repeatStride, uint8_t repeatTime / repeatMode,
+        # uint16_t dstStride; the register packs repeatMode in one bit (SetLoadDataRepeat.md 表2: 0 / 1).
+        rs = checks.field(instr, "repeatStride", p.repeatStride, 16, ctype="uint16_t")
+        rt = checks.field(instr, "repeatTime", p.repeatTime, 8, ctype="uint8_t")
+        rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1, hw_cannot("1-bit repeatMode"))
+        ds = checks.field(instr, "dstStride", p.dstStride, 16, ctype="uint16_t")
         if ds and self.chip.key != "ascend950":
-            raise UnsupportedError(f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on "
-                                   f"{self.chip.name}")
+            raise UnsupportedError(with_basis(
+                f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on {self.chip.name}",
+                cpp_rejects("LoadDataRepeatParam has no dstStride member on this arch")))
         self.regs.repeat = RepeatConfig(rs, rt, rm, ds)
 
     def set_load_data_boundary(self, value: int) -> None:
         """SetLoadDataBoundary(boundaryValue) (A2/A3): L1 reads past it wrap to the start of L1."""
         instr = "SetLoadDataBoundary"
         self.chip.check(instr, instr=instr)
-        v = checks.in_range(instr, "boundaryValue", value, 0, self.memory("L1").size)
+        v = checks.in_range(instr, "boundaryValue", value, 0, self.memory("L1").size,
+                            hw_cannot("the boundary is an L1 address"))
         if 0 < v < 1024:
-            raise ParamRangeError(f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined),"
-                                  f" but got {v}")
+            raise ParamRangeError(with_basis(
+                f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined), but got {v}",
+                doc_forbids("SetLoadDataBoundary.md 约束说明: 设置1~1023值是未定义行为", "L18")))
         self.regs.boundary = v
 
     def _commit_load3d_registers(self, fm: Fmatrix | None, pad: int | None) -> None:
@@ -294,13 +313,30 @@ def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
         return pad_pattern(dt, value)
     except ParamRangeError as e:
         raise ParamRangeError(f"{instr}: padValue must be representable as {dt.name}, but got {value!r} "
-                              f"({e})") from None
+                              f"({e}) ({hw_cannot(f'the PADDING register holds a {dt.name} bit pattern')})"
+                              ) from None
+
+
+#: Chips whose C++ API cannot write the right FMATRIX bank (Load3DSetFMatrixBCal reports "not supported").
+_NO_RIGHT_FMATRIX = {"inference_aicore": "dav_m200", "training": "dav_c100"}
+
+
+def fmatrix_bank(instr: str, mode: object) -> str:
+    """"left" / "right" for an FmatrixMode (name, enum or 0 / 1)."""
+    m = str(getattr(mode, "value", mode)).upper().removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::")
+    bank = {"FMATRIX_LEFT": "left", "LEFT": "left", "0": "left", "FMATRIX_RIGHT": "right", "RIGHT": "right",
+            "1": "right"}.get(m)
+    if bank is None:
+        raise UnsupportedError(with_basis(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
+                                          f"but got {mode!r}", cpp_rejects("enum class FmatrixMode")))
+    return bank
 
 
 def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:
     """padList [left, right, top, bottom] as a checked tuple (each in [0, 255], doc: SetFmatrix.md 表1)."""
     pads = list(padList)
     if len(pads) != 4:
-        raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
-                              f"but got {padList!r}")
-    return tuple(checks.in_range(instr, f"padList[{i}]", v, 0, 255) for i, v in enumerate(pads))  # type: ignore
+        raise ParamRangeError(with_basis(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
+                                         f"but got {padList!r}", cpp_rejects("padList is uint8_t[4]")))
+    return tuple(checks.field(instr, f"padList[{i}]", v, 8, ctype="uint8_t")  # type: ignore[return-value]
+                 for i, v in enumerate(pads))

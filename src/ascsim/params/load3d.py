@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..errors import ParamRangeError
+from ..errors import ParamRangeError, cpp_rejects, hw_cannot
 
 
 def _key_of(v: object) -> object:
@@ -139,7 +139,7 @@ def _field(word: int, lo: int, width: int, value: int, name: str, owner: str) ->
     value = int(value)
     if not 0 <= value < (1 << width):
         raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
-                              f"but got {value}")
+                              f"but got {value} ({hw_cannot(f'{width}-bit field')})")
     mask = ((1 << width) - 1) << lo
     return (word & ~mask) | (value << lo)
 
@@ -160,7 +160,8 @@ class _ConfigWords(_Struct):
     def _set_words(self, config0: int, config1: int) -> None:
         for name, v in (("config0", config0), ("config1", config1)):
             if not 0 <= int(v) <= _U64:
-                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v}")
+                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v} "
+                                      f"({cpp_rejects('uint64_t field')})")
         self.config0, self.config1 = int(config0), int(config1)
 
     def set(self, name: str, value: int) -> None:
@@ -349,7 +350,8 @@ class SetFMatrixBitModeParams(_Struct):
             self.SetPadList(src.padList)
         elif src is not None:
             if not 0 <= int(src) <= _U64:
-                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src}")
+                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src} "
+                                      f"({cpp_rejects('uint64_t field')})")
             self.config0 = int(src)
 
     def _set(self, name: str, value: int) -> None:
@@ -370,7 +372,7 @@ class SetFMatrixBitModeParams(_Struct):
         pads = list(pads)
         if len(pads) != 4:
             raise ParamRangeError(f"SetFMatrixBitModeParams: padList must have 4 entries [left, right, top, "
-                                  f"bottom], but got {pads!r}")
+                                  f"bottom], but got {pads!r} ({cpp_rejects('padList is uint8_t[4]')})")
         for i, v in enumerate(pads):
             self._set(f"padList{i}", v)
 
