@@ -260,12 +260,12 @@ def SetLoadDataBoundary(boundaryValue: int) -> None:  # noqa: N802,N803
 
 def Fill(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
     """`Fill(dst, InitConstValueParams)` into L1 / L0A / L0B (doc: Fill.md)."""
-    return _core_of(dst).fill(dst, params)
+    return _core_of(dst).init_const_value(dst, params)
 
 
 def InitConstValue(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
     """`InitConstValue(dst, InitConstValueParams)`: Fill's name before CANN 9 (asc-devkit keeps both)."""
-    return _core_of(dst).fill(dst, params, "InitConstValue")
+    return _core_of(dst).init_const_value(dst, params, "InitConstValue")
 
 
 def DataCopyPad(dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,  # noqa: N802

@@ -21,7 +21,7 @@ from .dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
 from .errors import ParamRangeError, UnsupportedError
 from .memory import MARKER, GlobalMemory, LocalTensor, Memory, memory_of
 from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
-from .plan import ExecReport
+from .plan import ExecReport, with_basis
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
 LOG_LENGTH = 100_000
@@ -322,8 +322,9 @@ class Core:
         return self._logged(fixpipe(self, dst, src, params, CFG_ROW_MAJOR if config is None else config,
                                     cbuf_workspace))
 
-    def fill(self, dst: LocalTensor, params, instr: str = "Fill") -> ExecReport:
-        """`Fill(dst, InitConstValueParams)` (`InitConstValue` before CANN 9): L1 / L0A / L0B."""
+    def init_const_value(self, dst: LocalTensor, params, instr: str = "Fill") -> ExecReport:
+        """`Fill(dst, InitConstValueParams)` (`InitConstValue` before CANN 9): L1 / L0A / L0B. (`Core.fill` is
+        the marker byte of fresh memory.)"""
         from .isa.fill import fill
 
         return self._logged(fill(self, dst, params, instr))
@@ -338,7 +339,8 @@ class Core:
     def set_atomic_add(self, dtype: DType | str) -> None:
         """`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md)."""
         dt = get_dtype(dtype)
-        self.chip.check("SetAtomicAdd", dt.name, instr="SetAtomicAdd")
+        with_basis(lambda: self.chip.check("SetAtomicAdd", dt.name, instr="SetAtomicAdd"),
+                   "the doc page forbids this: SetAtomicAdd.md 数据类型; ascsim reading: divergence C20")
         self.regs.atomic = dt.name
 
     def set_atomic_none(self) -> None:

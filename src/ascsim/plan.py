@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 
 from .dtypes import pack_nibbles, unpack_nibbles
-from .errors import BoundsError, DocConflictError, DocConflictWarning, HazardError, HazardWarning
+from .errors import AscsimError, BoundsError, DocConflictError, DocConflictWarning, HazardError, HazardWarning
 from .memory import LocalTensor
 
 PAD = -1
@@ -211,6 +211,17 @@ def doc_conflict(instr: str, doc_rule: str, row: str, strict: bool) -> str:
         raise DocConflictError(msg)
     warnings.warn(msg, DocConflictWarning, stacklevel=user_stacklevel())
     return msg
+
+
+def with_basis(fn: Callable[[], _T], basis: str) -> _T:
+    """Run a shared validator (checks.*, ChipProfile.check) and append this call's basis to its refusal —
+    "the C++ API rejects this: ..." or "the doc page forbids this: ...; ascsim reading: divergence "
+                                       "Xn" — keeping
+    the message start (issue 7's message rule)."""
+    try:
+        return fn()
+    except AscsimError as e:
+        raise type(e)(f"{e} ({basis})") from None
 
 
 def user_stacklevel() -> int:

@@ -40,7 +40,7 @@ import numpy as np
 from .. import checks
 from ..core import Core
 from ..dtypes import decode, pad_pattern, to_raw
-from ..errors import AscsimError, NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
+from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
 from ..layouts import align, cdiv
 from ..memory import LocalTensor
 from ..params import (
@@ -52,7 +52,7 @@ from ..params import (
     Nd2NzParams,
     PaddingMode,
 )
-from ..plan import PAD, ExecReport, Plan, doc_conflict, execute
+from ..plan import PAD, ExecReport, Plan, doc_conflict, execute, with_basis
 from .fixpipe import data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
 
 U32 = 2**32 - 1
@@ -102,19 +102,12 @@ DOC_GM_L1 = "the doc page forbids this: {page}; ascsim reading: divergence C25"
 CXX_ND2NZ = "the C++ API rejects this: CheckNd2NzParamsCommon"
 
 
-def _basis(fn, basis: str):
-    """Run a shared validator, appending the refusal's basis (the message start is kept)."""
-    try:
-        return fn()
-    except AscsimError as e:
-        raise type(e)(f"{e} ({basis})") from None
-
-
 def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
     pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
-    _basis(lambda: checks.position(instr, "src", src, ("GM",)), pos)
-    _basis(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
-    _basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one T")
+    with_basis(lambda: checks.position(instr, "src", src, ("GM",)), pos)
+    with_basis(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
+    with_basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
+                                                           "T")
 
 
 def _check_ranges(instr: str, dst: LocalTensor, src: LocalTensor, dst_last: int, src_last: int, bits: int
@@ -158,10 +151,10 @@ def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopy
         allowed = "b8, b16, b32, b64" if chip.key in _PLAIN_ANY_WIDTH else ", ".join(sorted(_PLAIN_TYPES))
         raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed} "
                                f"({DOC_GM_L1.format(page=page + ' 数据类型')})")
-    _basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
+    with_basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
     if isinstance(params, DataCopyParams):
         def r(i, name, v, lo, hi):
-            return _basis(lambda: checks.in_range(i, name, v, lo, hi),
+            return with_basis(lambda: checks.in_range(i, name, v, lo, hi),
                           DOC_GM_L1.format(page="DataCopy（GMToL1高维切分数据搬运）.md 表3"))
         count = r(instr, "blockCount", params.blockCount, 0, 4095)
         blen = r(instr, "blockLen", params.blockLen, 0, 65535)
@@ -237,7 +230,7 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
     nd = kind == "ND2NZ"
     page = f"DataCopy（GMToL1随路转换-{kind}搬运）.md"
     _gm_to_l1_operands(instr, dst, src)
-    _basis(lambda: core.chip.check(instr, dst.dtype.name, "GM", "L1", instr=instr),
+    with_basis(lambda: core.chip.check(instr, dst.dtype.name, "GM", "L1", instr=instr),
            DOC_GM_L1.format(page=page + " 产品支持情况 / 数据类型"))
     if checks.flag(instr, "enableSmallC0", small_c0):
         raise NotImplementedFeature(f"{instr}: enableSmallC0 (SmallC0 mode, C0 padded to 4 elements) is not "
@@ -245,11 +238,11 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
     if dst.dtype.is_4bit and not nd:
         raise NotImplementedFeature(f"{instr}: 4-bit DN2NZ (b8-unit parameters, nValue even) is not "
                                   "implemented; the doc does not say how nibble pairs are transposed")
-    _basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
+    with_basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
     table = CXX_ND2NZ if nd else DOC_GM_L1.format(page=page + " 表3")
 
     def r(i, name, v, lo, hi):
-        return _basis(lambda: checks.in_range(i, name, v, lo, hi), table)
+        return with_basis(lambda: checks.in_range(i, name, v, lo, hi), table)
 
     num_name, sm_name = ("ndNum", "srcNdMatrixStride") if nd else ("dnNum", "srcDnMatrixStride")
     big = 65535 if nd else 2**40 - 1
@@ -328,13 +321,18 @@ def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, uni
     count into whole `unit`-byte blocks, rounding down (kernel_operator_data_copy_intf_impl.h
     DataCopy(LocalTensor, LocalTensor, count): blockLen = count / (unit / sizeof(T)))."""
     if isinstance(params, DataCopyParams):
-        r = checks.in_range
+        def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表3 of the BT / FB pages
+            return with_basis(lambda: checks.in_range(i, name, v, lo, hi),
+                              "the doc page forbids this: DataCopy（L1ToBiasTable / "
+                              "L1ToFixpipe-Buffer数据搬运）.md 表3; "
+                              "ascsim reading: divergence C21")
         return (r(instr, "blockCount", params.blockCount, 0, 4095),
                 r(instr, "blockLen", params.blockLen, 0, 65535),
                 r(instr, "srcStride", params.srcStride, 0, 65535),
                 r(instr, "dstStride", params.dstStride, 0, 65535))
     if isinstance(params, (int, np.integer)) and not isinstance(params, bool):
-        n = checks.in_range(instr, "count", params, 0, U32)
+        n = with_basis(lambda: checks.in_range(instr, "count", params, 0, U32), "the C++ API rejects this: "
+                                                                                "uint32_t")
         return 1, n * elem_bytes // unit, 0, 0
     raise UnsupportedError(f"{instr}: params must be a count or DataCopyParams for L1 -> BT / FB, but got "
                            f"{type(params).__name__} (the C++ API rejects this: no such overload)")
@@ -346,7 +344,10 @@ def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     instr = "DataCopy"
     chip = core.chip
     sdt, ddt = src.dtype, dst.dtype
-    chip.check("DataCopyL12BT", sdt.name, "L1", "BT", instr=instr)
+    with_basis(lambda: chip.check("DataCopyL12BT", sdt.name, "L1", "BT", instr=instr),
+               "the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 产品支持情况 / "
+               "数据类型; ascsim "
+               "reading: divergence C21")
     if not chip.supports_combo("DataCopyL12BT", (sdt.name, ddt.name)):
         listed = ", ".join(f"{a}->{b}" for a, b in sorted(chip.apis["DataCopyL12BT"].combos))
         basis = ("the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 数据类型; ascsim "
@@ -354,8 +355,9 @@ def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
                  "the C++ API rejects this: DataCopy<T, U> L1->BT takes U = T or half->float")
         raise UnsupportedError(f"{instr}: L1 -> BT converts {listed} on {chip.name}, but got "
                                f"{sdt.name} -> {ddt.name} ({basis})")
-    checks.aligned(instr, "dst (BT)", dst, 64)  # CheckTensorAlign<T>(dst, 64, ...)
-    checks.aligned(instr, "src (L1)", src, 32)
+    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+    with_basis(lambda: checks.aligned(instr, "dst (BT)", dst, 64), cxx_align)
+    with_basis(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
     unit = 32 if chip.key == "ascend950" else 64  # 约束说明: blockLen / dstGap unit per chip
     count, blen, sgap, dgap = _block_params(instr, params, sdt.bits // 8, unit)
     report = ExecReport(instr)
@@ -384,10 +386,15 @@ def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     words a vector quantPre reads (SetFixPipeConfig points FPC at them)."""
     instr = "DataCopy"
     chip = core.chip
-    chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr)
-    checks.same_dtype(instr, dst, src)
-    checks.aligned(instr, "dst (FB)", dst, 128)  # CheckTensorAlign<T>(dst, 128, ...)
-    checks.aligned(instr, "src (L1)", src, 32)
+    with_basis(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
+               "the doc page forbids this: DataCopy（L1ToFixpipe-Buffer数据搬运）.md 产品支持情况 / "
+               "数据类型; ascsim "
+               "reading: divergence C22")
+    with_basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
+                                                           "T")
+    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+    with_basis(lambda: checks.aligned(instr, "dst (FB)", dst, 128), cxx_align)
+    with_basis(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
     # blockLen in 128 B on every chip: the 950 C++ API doubles it for its 64-B instruction unit
     # (dav_3510 DataCopyL12FBImpl unitCoeff = 2), so the doc's "950: 64B" describes the instruction (C22)
     count, blen, sgap, dgap = _block_params(instr, params, src.dtype.bits // 8, 128)
@@ -460,11 +467,16 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                                "GlobalTensor overload takes a UB source only, ASCENDC_CHECK_TPOSITION; on "
                                "A2/A3 it "
                                "returns without moving on the cube core)")
-    checks.position(instr, "src", src, ("GM",))
-    checks.position(instr, "dst", dst, ("L1",))
+    pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
+    with_basis(lambda: checks.position(instr, "src", src, ("GM",)), pos)
+    with_basis(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
     dt = dst.dtype
-    core.chip.check("DataCopyPad", dt.name, "GM", "L1", instr=instr)
-    checks.same_dtype(instr, dst, src)
+    with_basis(lambda: core.chip.check("DataCopyPad", dt.name, "GM", "L1", instr=instr),
+               "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型; "
+               "ascsim "
+               "reading: divergence C23")
+    with_basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopyPad<T> takes "
+                                                           "one T")
     if not isinstance(params, DataCopyExtParams):
         raise UnsupportedError(f"{instr}: params must be DataCopyExtParams, but got {type(params).__name__} "
                                "(DataCopyParams / DataCopyPadParams are the UB forms) (the C++ API rejects "
@@ -476,7 +488,10 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
     except ValueError:
         raise ParamRangeError(f"{instr}: mode must be PaddingMode.Normal or PaddingMode.Compact, but got "
                               f"{mode!r} (the C++ API rejects this: PaddingMode)") from None
-    r = checks.in_range
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # C++ field widths / range checks
+        return with_basis(lambda: checks.in_range(i, name, v, lo, hi),
+                          "the C++ API rejects this: CheckSrcGmDataCopyExtParamsRange / uint8_t field")
+
     size = dt.bits // 8
     doc = "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 表3"
     count = _doc_range(instr, "blockCount", params.blockCount, 1, 4095, doc)
@@ -488,7 +503,8 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                               f"divergence C23)")
     sgap = _doc_range(instr, "srcStride", params.srcStride, -blen, 2**40 - 1, doc)
     dgap = r(instr, "dstStride", params.dstStride, 0, 65535)
-    is_pad = checks.flag(instr, "isPad", pad.isPad)
+    is_pad = with_basis(lambda: checks.flag(instr, "isPad", pad.isPad), "the C++ API rejects this: bool "
+                                                                        "isPad")
     left = r(instr, "leftPadding", pad.leftPadding, 0, 255)
     right = r(instr, "rightPadding", pad.rightPadding, 0, 255)
     for name, v in (("leftPadding", left), ("rightPadding", right)):
@@ -498,14 +514,19 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                                   f"but got {v} (the doc page forbids this: 约束说明 "
                                   f"\"leftPadding、rightPadding的字节数"
                                   "均不能超过32字节\"; ascsim reading: divergence C23)")
-    checks.aligned(instr, "dst (L1)", dst, 32)
+    with_basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32),
+               "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证32字节对齐\"; "
+               "ascsim "
+               "reading: divergence C23")
     pattern = None
     if is_pad:
         try:
             pattern = pad_pattern(dt, pad.paddingValue)
         except ParamRangeError as e:
             raise ParamRangeError(f"{instr}: paddingValue must be representable as {dt.name}, but got "
-                                  f"{pad.paddingValue!r} ({e})") from None
+                                  f"{pad.paddingValue!r} ({e}) (the C++ API rejects this: "
+                                  f"DataCopyPadExtParams<T> "
+                                  "holds a T)") from None
     spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
     d_data, s_data, d_pad = plan_pad_copy(spec)
     src_end = int(s_data.max()) + 1

@@ -28,7 +28,7 @@ from ..dtypes import pad_pattern
 from ..errors import ParamRangeError, UnsupportedError
 from ..memory import LocalTensor
 from ..params import InitConstValueParams
-from ..plan import PAD, ExecReport, Plan, execute
+from ..plan import PAD, ExecReport, Plan, execute, with_basis
 
 #: Block size in bytes by physical memory (Fill.md 表3 blockNum).
 BLOCK = {"L1": 32, "L0A": 512, "L0B": 512}
@@ -55,8 +55,13 @@ def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str 
                  "the C++ API rejects this: FillImpl ASCENDC_CHECK_TPOSITION")
         raise UnsupportedError(f"{instr}: dst must be in {' or '.join(allowed)} on {chip.name}, but got "
                                f"TPosition {dst.position} ({mem}) ({basis})")
-    chip.check("Fill", dt.name, instr=instr)
-    r = checks.in_range
+    with_basis(lambda: chip.check("Fill", dt.name, instr=instr),
+               "the doc page forbids this: Fill.md 数据类型; ascsim reading: divergence F3")
+
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:
+        return with_basis(lambda: checks.in_range(i, name, v, lo, hi),
+                          "the C++ API rejects this: CheckInitConstValueParams / ASCENDC_CHECK_VALUE_RANGE")
+
     repeat_only = chip.key in REPEAT_ONLY
     # inference AI Core: ASCENDC_CHECK_VALUE_RANGE(repeatTimes, 0, UINT8_MAX) in dav_m200 InitL1BufferCal etc.
     hi = 255 if chip.key == "inference_aicore" else _RANGE
@@ -64,12 +69,15 @@ def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str 
     blocks = 1 if repeat_only else r(instr, "blockNum", params.blockNum, 0, _RANGE)
     gap = 0 if repeat_only else r(instr, "dstGap", params.dstGap, 0, _RANGE)
     unit = 512 if repeat_only else BLOCK[mem]
-    checks.aligned(instr, f"dst ({mem})", dst, BLOCK[mem])
+    with_basis(lambda: checks.aligned(instr, f"dst ({mem})", dst, BLOCK[mem]),
+               "the C++ API rejects this: FillImpl CheckTensorAlign")
     try:
         pattern = pad_pattern(dt, params.initValue)
     except ParamRangeError as e:
         raise ParamRangeError(f"{instr}: initValue must be representable as {dt.name}, but got "
-                              f"{params.initValue!r} ({e})") from None
+                              f"{params.initValue!r} ({e}) (the C++ API rejects this: "
+                              f"InitConstValueParams<T> "
+                              "holds a T)") from None
     report = ExecReport(instr)
     if repeat_only and (params.blockNum or params.dstGap):
         report.notes.append("F2")  # blockNum / dstGap are not read on this chip

@@ -48,11 +48,14 @@ from ..params import (
     Nz2NdParams,
     QuantMode_t,
 )
-from ..plan import ExecReport, Plan, check_plan, doc_conflict, report_hazards, user_stacklevel
+from ..plan import ExecReport, Plan, check_plan, doc_conflict, report_hazards, user_stacklevel, with_basis
 from . import quant
 
 U32 = 2**32 - 1
 INSTR = "Fixpipe"
+CXX = "the C++ API rejects this: {}"
+#: doc-only Fixpipe / DataCopy CO1 rules ascsim keeps as refusals (divergence C25)
+DOC = "the doc page forbids this: {}; ascsim reading: divergence C25"
 # columns per workspace chunk (GenFixpipeTiling: 256 on 2201, 1024 on 3510)
 FB_QUANT_LIMIT = {"ascend950": 1024}
 
@@ -135,7 +138,10 @@ class _Geometry:
 
 def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | None:
     """Validate ranges and convert every stride to elements; None = NOP."""
-    r = checks.in_range
+
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # CheckFixpipeParams*: ranges, widths
+        return with_basis(lambda: checks.in_range(i, name, v, lo, hi), CXX.format("CheckFixpipeParams"))
+
     layout = {CO2Layout.ROW_MAJOR: "ND", CO2Layout.NZ: "NZ", CO2Layout.COLUMN_MAJOR: "DN"}[g.fmt]
     n = r(instr, "nSize", g.n, 0, 4095)
     m = r(instr, "mSize", g.m, 0, 8192 if (layout == "ND" and not g.arch3510) else 65535)
@@ -174,7 +180,8 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | No
     elif layout == "DN":
         src_mat = r(instr, "srcNzMatrixStride", g.src_mat, 0, 65535) * 16
         dst_mat = r(instr, "dstDnMatrixStride", g.dst_mat, 0, U32)
-        src_row = r(instr, "srcNzC0Stride", g.src_row, 1, 65535) * 16
+        src_row = with_basis(lambda: checks.in_range(instr, "srcNzC0Stride", g.src_row, 1, 65535),
+                             DOC.format("Fixpipe 表3 \"当启用NZ2DN时，srcNzC0Stride不能为0\"")) * 16
         if num == 1:
             src_mat = dst_mat = 0
         if n > 1 and dst_stride < m:
@@ -272,8 +279,7 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
     (doc: Fixpipe（L0C到GM数据搬运）.md, Fixpipe（L0C到L1数据搬运）.md; NZ2ND.md, NZ2NZ.md, NZ2DN.md,
     随路量化.md)."""
     instr = INSTR
-    checks.position(instr, "src", src, ("L0C",))
-    checks.position(instr, "dst", dst, ("GM", "L1"))
+    _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
     is3510 = isinstance(params, FixpipeParamsArch3510)
     if not is3510 and not isinstance(params, FixpipeParamsV220):
@@ -283,7 +289,7 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
     chip = core.chip
     is950 = chip.key == "ascend950"
     api = "FixpipeL0C2L1" if to_l1 else "Fixpipe"
-    chip.check_combo(api, (src.dtype.name, dst.dtype.name), instr=instr)
+    _combo(chip, api, instr, src, dst)
     if is3510 and not is950:
         raise UnsupportedError(f"{instr}: intriParams FixpipeParamsArch3510 is the Ascend 950 (arch 3510) "
                                f"struct, but got it on {chip.name}; use FixpipeParamsV220 (the C++ API "
@@ -303,15 +309,17 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
                                f"got "
                                f"CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
     mode = quant_mode(instr, params.quantPre, is950)
-    relu = checks.flag(instr, "reluEn", params.reluEn)
-    if checks.flag(instr, "isChannelSplit", params.isChannelSplit):
+    relu = with_basis(lambda: checks.flag(instr, "reluEn", params.reluEn), CXX.format("bool reluEn"))
+    if with_basis(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit), CXX.format("bool "
+                                                                                                  "field")):
         raise NotImplementedFeature(f"{instr}: isChannelSplit (F32 Channel Split) is not implemented in "
                                     f"ascsim")
     if params.unitFlag not in (0, 2, 3):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
                               f"API "
                               "rejects this: CheckFixpipeParamsV220Common)")
-    deq = checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1)
+    deq = with_basis(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
+                     CXX.format("uint64_t deqScalar"))
     _check_conversion(instr, mode, src.dtype, dst.dtype)
     if cbuf_workspace is not None:
         _check_workspace(instr, cbuf_workspace, mode)
@@ -334,27 +342,52 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
     return report
 
 
+def _operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
+    """src in L0C; dst in GM or L1 (the C++ overloads: CheckTensorPhyPosition / GlobalTensor)."""
+    with_basis(lambda: checks.position(instr, "src", src, ("L0C",)), CXX.format("CheckTensorPhyPosition L0C"))
+    with_basis(lambda: checks.position(instr, "dst", dst, ("GM", "L1")),
+               CXX.format("Fixpipe overloads take GlobalTensor or an L1 LocalTensor"))
+
+
+def _combo(chip, api: str, instr: str, src: LocalTensor, dst: LocalTensor) -> None:
+    """(L0C type, dst type) per the chip's 数据类型 table; the 2201 / 3510 C++ checks list the same pairs."""
+    basis = (CXX.format("CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param SupportType")
+             if chip.key in ("a2", "a3", "ascend950") else DOC.format("Fixpipe 数据类型"))
+    with_basis(lambda: chip.check_combo(api, (src.dtype.name, dst.dtype.name), instr=instr), basis)
+
+
+def _register_api(core: Core, instr: str) -> None:
+    with_basis(lambda: core.chip.check(instr, instr=instr), DOC.format(f"{instr}.md 产品支持情况"))
+
+
 def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
     """cbufWorkspace: LocalTensor<uint64_t> in L1 (C1), 32-B aligned, with a vector quantPre (表2
     cbufWorkspace; kernel_operator_mm_check.h CheckFixpipeWorkspace)."""
     if mode not in quant.VECTOR:
         raise ParamRangeError(f"{instr}: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8 when cbufWorkspace "
-                              f"is "
-                              f"given, but got {mode.name} (the C++ API rejects this: CheckFixpipeWorkspace)")
-    checks.position(instr, "cbufWorkspace", ws, ("L1",))
+                              f"is given, but got {mode.name} (the C++ API rejects this: "
+                              "CheckFixpipeWorkspace)")
+    with_basis(lambda: checks.position(instr, "cbufWorkspace", ws, ("L1",)),
+               CXX.format("CheckFixpipeWorkspace"))
     if ws.dtype.name != "uint64_t":
         raise UnsupportedError(f"{instr}: cbufWorkspace must be a LocalTensor<uint64_t>, but got "
                                f"{ws.dtype.name} (the C++ API rejects this: S must be uint64_t)")
-    checks.aligned(instr, "cbufWorkspace (L1)", ws, 32)
+    with_basis(lambda: checks.aligned(instr, "cbufWorkspace (L1)", ws, 32),
+               DOC.format("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\""))
 
 
 def _check_alignment(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, fmt: CO2Layout, to_l1: bool,
                      notes: list[str]) -> None:
-    checks.aligned(instr, "src (L0C)", src, 64)
+    with_basis(lambda: checks.aligned(instr, "src (L0C)", src, 64), CXX.format("CheckFixpipeParams "
+                                                                               "L0C_SRC_ALIGN"))
     if to_l1:
-        checks.aligned(instr, f"dst ({fmt.name} in L1)", dst, 32)
+        with_basis(lambda: checks.aligned(instr, f"dst ({fmt.name} in L1)", dst, 32),
+                   CXX.format("CheckFixpipeL0C2L1Param"))
     elif fmt == CO2Layout.NZ:
-        checks.aligned(instr, "dst (NZ in GM)", dst, 32)
+        with_basis(lambda: checks.aligned(instr, "dst (NZ in GM)", dst, 32),
+                   "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 \"NZ地址需满足32字节对齐\"; "
+                   "ascsim "
+                   "reading: divergence C9")
     elif fmt == CO2Layout.COLUMN_MAJOR and dst.offset % 32:
         # Behaviour 4: an NCHW conv output written at cout*HoWo + h*Wo + w. The 3510 C++ API checks only L1 /
         # UB destinations (CheckFixpipeL0C2L1Param / L0C2UB), and shipped 950 conv kernels do this.
@@ -443,8 +476,9 @@ def _run(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, words, notes
     atomic = core.regs.atomic if dst.memory.name == "GM" else None
     if atomic is not None and atomic != ddt.name:
         raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
-                               f"destination type {ddt.name}; the docs do not say what a mismatch does "
-                               "(ascsim reading: divergence C20)")
+                               f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
+                               f"ascsim "
+                               "reading: divergence C20)")
     if words is not None and job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT:
         hazards += _sign_hazards(instr, words, ddt, core.strict)
     raw = src.memory.data[src.offset : src.offset + plan.src_end].view("<u4")[plan.src]
@@ -501,15 +535,17 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     QUANT_PRE (SetFixpipePreQuantFlag), vector quantisation from the Fixpipe Buffer at FPC
     (SetFixPipeConfig)."""
     instr = "DataCopy"
-    checks.position(instr, "src", src, ("L0C",))
-    checks.position(instr, "dst", dst, ("GM", "L1"))
+    _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
     chip = core.chip
-    chip.check("SetFixpipeNz2ndFlag", instr=instr)  # the DataCopy form exists where its registers do
-    chip.check_combo("FixpipeL0C2L1" if to_l1 else "Fixpipe", (src.dtype.name, dst.dtype.name), instr=instr)
+    # the DataCopy form exists where its registers do
+    with_basis(lambda: chip.check("SetFixpipeNz2ndFlag", instr=instr),
+               DOC.format("SetFixpipeNz2ndFlag.md 产品支持情况"))
+    _combo(chip, "FixpipeL0C2L1" if to_l1 else "Fixpipe", instr, src, dst)
     mode = quant_mode(instr, p.quantPre, chip.key == "ascend950")
-    relu = checks.in_range(instr, "reluPre", p.reluPre, 0, 1) == 1
-    if checks.flag(instr, "channelSplit", p.channelSplit):
+    relu = with_basis(lambda: checks.in_range(instr, "reluPre", p.reluPre, 0, 1),
+                      DOC.format("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"")) == 1
+    if with_basis(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field")):
         raise NotImplementedFeature(f"{instr}: channelSplit (F32 Channel Split) is not implemented in ascsim")
     for name in ("clipReluPre", "eltWiseOp"):
         if getattr(p, name):
@@ -519,7 +555,7 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r} (the doc page "
                               "forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: divergence "
                               "C25)")
-    nz2nd = checks.flag(instr, "nz2ndEn", p.nz2ndEn)
+    nz2nd = with_basis(lambda: checks.flag(instr, "nz2ndEn", p.nz2ndEn), CXX.format("bool field"))
     fmt = CO2Layout.ROW_MAJOR if nz2nd else CO2Layout.NZ
     if to_l1 and nz2nd:
         raise UnsupportedError(f"{instr}: CO1->L1 writes NZ, so nz2ndEn must be false (the C++ API rejects "
@@ -549,9 +585,12 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
 def set_fixpipe_nz2nd_flag(core: Core, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
     """SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride) -> ND_PARA (SetFixpipeNz2ndFlag.md 表1/表2)."""
     instr = "SetFixpipeNz2ndFlag"
-    core.chip.check(instr, instr=instr)
-    r = checks.in_range
+    _register_api(core, instr)
     is950 = core.chip.key == "ascend950"
+
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表1/表2 ranges; SetFixpipeNz2ndFlagImpl
+        return with_basis(lambda: checks.in_range(i, name, v, lo, hi), DOC.format(f"{instr}.md 表1/表2"))
+
     num = r(instr, "ndNum", ndNum, 1, 65535)
     # SetFixpipeNz2ndFlagImpl checks srcNdStride in [0, 512] on 2201; 950 has 16 bits (表2)
     src = r(instr, "srcNdStride", srcNdStride, 0, 65535 if is950 else 512)
@@ -563,8 +602,9 @@ def set_fixpipe_pre_quant_flag(core: Core, config: int) -> None:
     """SetFixpipePreQuantFlag(config) -> QUANT_PRE, the scalar quantisation word
     (SetFixpipePreQuantFlag.md)."""
     instr = "SetFixpipePreQuantFlag"
-    core.chip.check(instr, instr=instr)
-    core.regs.quant_pre = checks.in_range(instr, "config", config, 0, 2**64 - 1)
+    _register_api(core, instr)
+    core.regs.quant_pre = with_basis(lambda: checks.in_range(instr, "config", config, 0, 2**64 - 1),
+                                     CXX.format("uint64_t config"))
 
 
 def set_fixpipe_config(core: Core, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
@@ -573,18 +613,20 @@ def set_fixpipe_config(core: Core, quant_pre: LocalTensor, relu_pre: LocalTensor
     (SetFixPipeConfig.md; dav_c220 SetFixPipeConfigImpl). reluPre is reserved
     ("传入一个空LocalTensor即可")."""
     instr = "SetFixPipeConfig"
-    core.chip.check(instr, instr=instr)
-    checks.flag(instr, "isUnitFlag", is_unit_flag)
+    _register_api(core, instr)
+    with_basis(lambda: checks.flag(instr, "isUnitFlag", is_unit_flag), CXX.format("bool isUnitFlag"))
     for what, t in (("quantPre", quant_pre), ("reluPre", relu_pre)):
         if t is None:
             continue
-        checks.position(instr, what, t, ("FB",))
+        with_basis(lambda t=t, what=what: checks.position(instr, what, t, ("FB",)),
+                   CXX.format("SetFixPipeConfigImpl CheckTensorPos FIXBUF"))
         if t.dtype.name != "uint64_t":
             raise UnsupportedError(f"{instr}: {what} must be a LocalTensor<uint64_t>, but got {t.dtype.name} "
                                    "(the doc page forbids this: SetFixPipeConfig.md 数据类型; ascsim "
                                    "reading: "
                                    "divergence C18)")
-    checks.aligned(instr, "quantPre (FB)", quant_pre, 128)  # FPC holds the address in 128-B units
+    with_basis(lambda: checks.aligned(instr, "quantPre (FB)", quant_pre, 128),
+               "the hardware cannot do this: FPC[15:8] holds the address in 128-B units")
     core.regs.fpc_quant = quant_pre.offset
 
 

@@ -54,11 +54,11 @@ import numpy as np
 
 from .. import checks
 from ..dtypes import DType, decode, raw_from_bytes
-from ..errors import AscsimError, HazardError, ParamRangeError, UnsupportedError
+from ..errors import HazardError, ParamRangeError, UnsupportedError
 from ..layouts import R0, align, grid, nz_offset, zn_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import MmadParams
-from ..plan import ExecReport, byte_end, frozen_offsets, report_hazards
+from ..plan import ExecReport, byte_end, frozen_offsets, report_hazards, with_basis
 
 INSTR = "Mmad"
 MAX_MNK = 4095
@@ -228,14 +228,6 @@ def reference_accumulate_f32(a: np.ndarray, b: np.ndarray, init: np.ndarray | No
     return out
 
 
-def _with_basis(fn, basis: str):
-    """Run a shared validator, appending this call's basis to its refusal (the message start is kept)."""
-    try:
-        return fn()
-    except AscsimError as e:
-        raise type(e)(f"{e} ({basis})") from None
-
-
 # -- validation ------------------------------------------------------------------------------------------
 
 
@@ -243,7 +235,7 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
     chip = core.chip
     cxx = "the C++ API rejects this: CheckMmadParamsCommon"
     r = checks.in_range
-    m, n, k = (_with_basis(lambda name=name: r(INSTR, name, getattr(p, name), 0, MAX_MNK), cxx)
+    m, n, k = (with_basis(lambda name=name: r(INSTR, name, getattr(p, name), 0, MAX_MNK), cxx)
                for name in ("m", "n", "k"))
     is_bias = checks.flag(INSTR, "isBias", p.isBias)
     init_val = checks.flag(INSTR, "cmatrixInitVal", p.cmatrixInitVal)
@@ -269,19 +261,19 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
                                "__NPU_ARCH__ 3510)")
 
     pos = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorPhyPosition"
-    _with_basis(lambda: checks.position(INSTR, "dst (C)", c, ("L0C",)), pos)
-    _with_basis(lambda: checks.position(INSTR, "fm (A)", a, ("L0A",)), pos)
-    _with_basis(lambda: checks.position(INSTR, "filter (B)", b, ("L0B",)), pos)
-    _with_basis(lambda: chip.check_combo("Mmad", (a.dtype.name, b.dtype.name, c.dtype.name), instr=INSTR),
+    with_basis(lambda: checks.position(INSTR, "dst (C)", c, ("L0C",)), pos)
+    with_basis(lambda: checks.position(INSTR, "fm (A)", a, ("L0A",)), pos)
+    with_basis(lambda: checks.position(INSTR, "filter (B)", b, ("L0B",)), pos)
+    with_basis(lambda: chip.check_combo("Mmad", (a.dtype.name, b.dtype.name, c.dtype.name), instr=INSTR),
                 "the doc page forbids this: Mmad.md 表5-表8 数据类型; ascsim reading: divergence M8")
     align = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorAlignment"
-    _with_basis(lambda: checks.aligned(INSTR, "dst (C)", c, 1024), align)
-    _with_basis(lambda: checks.aligned(INSTR, "fm (A)", a, 512), align)
-    _with_basis(lambda: checks.aligned(INSTR, "filter (B)", b, 512), align)
+    with_basis(lambda: checks.aligned(INSTR, "dst (C)", c, 1024), align)
+    with_basis(lambda: checks.aligned(INSTR, "fm (A)", a, 512), align)
+    with_basis(lambda: checks.aligned(INSTR, "filter (B)", b, 512), align)
 
     init_val = init_val and not is_bias  # the C++ API sends cmatrixInitVal && !isBias
     if bias is not None:
-        _with_basis(lambda: checks.position(INSTR, "bias", bias, ("BT", "L0C")),
+        with_basis(lambda: checks.position(INSTR, "bias", bias, ("BT", "L0C")),
                     "the C++ API rejects this: CheckTensorPhyPosition<L0C, BIAS>")
         if a.dtype.name in _NO_BIAS_FORM:
             raise UnsupportedError(f"{INSTR}: bias with {a.dtype.name} operands is not supported on "
@@ -296,8 +288,8 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
         source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
         if source:
             doc = "the doc page forbids this: Mmad.md 表3/表6; ascsim reading: divergence M8"
-            _with_basis(lambda: chip.check("Mmad", bias.dtype.name, "C2", "CO1", instr=INSTR), doc)
-            _with_basis(lambda: checks.aligned(INSTR, "bias (BT)", bias, 64), doc)
+            with_basis(lambda: chip.check("Mmad", bias.dtype.name, "C2", "CO1", instr=INSTR), doc)
+            with_basis(lambda: checks.aligned(INSTR, "bias (BT)", bias, 64), doc)
     if source and not init_val and chip.key not in _CSOURCE_TRUE:
         raise UnsupportedError(f"{INSTR}: cmatrixSource must be false on {chip.name} (Mmad.md 表4), "
                                f"but got True ({doc4})")
