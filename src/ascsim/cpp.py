@@ -56,7 +56,7 @@ _CTOR_ARITY: dict[str, int] = {
 # templated on the element type T: LoadData3DParamsV2<T> (padValue is a T), InitConstValueParams<T>, ...
 _TEMPLATED = {"LoadData3DParamsV1", "LoadData3DParamsV2", "InitConstValueParams", "DataCopyPadExtParams"}
 _T_VALUES = {"padValue", "initValue", "paddingValue"}  # fields holding a T
-_HEX = {"extConfig", "filterConfig", "config0", "config1"}  # u64 config words
+_HEX = {"extConfig", "filterConfig", "config0", "config1", "deqScalar"}  # u64 config words
 _VAR = {"Mmad": "mmadParams", "MmadMx": "mmadParams", "MmadWithSparse": "mmadParams",
         "DataCopy": "copyParams", "DataCopyPad": "copyParams", "Fill": "fillParams",
         "InitConstValue": "fillParams", "Fixpipe": "fixpipeParams", "SetLoadDataRepeat": "repeatParams",

@@ -307,6 +307,11 @@ def _encode_e8m0(x: np.ndarray) -> np.ndarray:
 
 
 def _encode_int(dt: DType, v: np.ndarray) -> np.ndarray:
+    if dt.bits == 64:  # uint64_t words: no wider integer to range-check in
+        if v.dtype.kind == "f" or (v.dtype.kind == "i" and v.size and v.min() < 0):
+            raise ParamRangeError(f"to_raw: {dt.name} values must be integers in [0, 2^64 - 1], but got "
+                                  f"{v.dtype} data{' with negatives' if v.dtype.kind == 'i' else ''}")
+        return v.astype(np.uint64)
     if v.dtype.kind == "f":
         if not np.all(np.isfinite(v)) or not np.all(v == np.round(v)):
             raise ParamRangeError(f"to_raw: {dt.name} values must be integers, but got non-integral floats")

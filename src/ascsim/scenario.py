@@ -339,7 +339,7 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if s["config"] not in FIXPIPE_CONFIGS:
             raise sc.error(f"{loc}.config",
                            f"expected one of {', '.join(FIXPIPE_CONFIGS)}, got {s['config']!r}")
-    elif "config" in s:
+    elif "config" in s and "config" not in _SETTER_FIELDS.get(call, {}):  # SetFixpipePreQuantFlag's is an int
         _only(sc, f"{loc}.config", _expect(sc, f"{loc}.config", s["config"], dict, "a table"),
               {"isSetFMatrix", "isSetPadding"})
         for k, v in s["config"].items():
@@ -536,7 +536,9 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
         lo, hi = _int_range(dt)
         return rng.integers(max(lo, arg.get("low", lo)), min(hi, arg.get("high", hi)) + 1, n)
     if kind == "values":
-        v = np.asarray(arg, dtype=np.float64).ravel()
+        v = np.asarray(arg).ravel()
+        if v.dtype.kind not in "iu":  # integers stay exact (64-bit quantisation words)
+            v = v.astype(np.float64)
         if v.size != n:
             raise sc.error(loc, f"values has {v.size} entries, the tensor needs {n}")
         return v
