@@ -311,3 +311,11 @@ def test_data_copy_pad_read_past_the_tensor_is_a_hazard():
     dst = core.tensor("A1", "half", 64)
     with pytest.warns(HazardWarning, match="^DataCopyPad: reads 64 B from GM"):
         core.data_copy_pad(dst, src, DataCopyExtParams(1, 64, 0, 0, 0))
+    strict = Core("ascend950", strict=True)
+    src = strict.global_tensor("half", 16)
+    dst = strict.tensor("A1", "half", 64)
+    from ascsim import HazardError
+
+    with pytest.raises(HazardError, match="^DataCopyPad: reads 64 B from GM"):
+        strict.data_copy_pad(dst, src, DataCopyExtParams(1, 64, 0, 0, 0))
+    assert (dst.bytes() == MARKER).all()

@@ -1,8 +1,9 @@
-"""ascsim: Huawei Ascend C cube-side data loads (LoadData family, Mmad) simulated bit-exactly on a CPU."""
+"""ascsim: Huawei Ascend C's cube data path (LoadData family, Mmad, DataCopy, Fill, Fixpipe) simulated on a
+CPU (data movement bit for bit; float Mmad as documented in docs/mmad.md)."""
 
 from .chips import ALL_CHIPS, get_chip
 from .core import Core
-from .dtypes import get_dtype
+from .dtypes import Bits, get_dtype
 from .errors import (
     AlignmentError,
     AscsimError,
@@ -44,5 +45,5 @@ __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
     "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",
     "MmadParams", "Load2DBitModeParam", "LoadData2DMxParams", "LoadData2DParams", "LoadData2DParamsV2",
-    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
+    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "Bits",
 ]
