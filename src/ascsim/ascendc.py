@@ -108,9 +108,8 @@ class GlobalTensor(LocalTensor):
     def SetGlobalBuffer(self, buffer: int | LocalTensor, bufferSize: int | None = None) -> None:  # noqa: N802,N803
         if isinstance(buffer, LocalTensor):
             if buffer.memory.name != "GM":
-                raise ParamRangeError(f"GlobalTensor.SetGlobalBuffer: buffer must be a GM address or GM "
-                                      f"tensor, "
-                                      f"but got a tensor in {buffer.memory.name}")
+                raise ParamRangeError("GlobalTensor.SetGlobalBuffer: buffer must be a GM address or GM "
+                                      f"tensor, but got a tensor in {buffer.memory.name}")
             mem, addr = buffer.memory, buffer.offset
         else:
             mem = self.memory if self.memory is not None else _core_of().gm

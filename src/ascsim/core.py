@@ -389,13 +389,15 @@ def _store_initial(t: LocalTensor, data: object, raw: object) -> None:
         t.write(data)
 
 
-def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
-    """Bit pattern of padValue as a T, re-raising an unrepresentable value under the instruction's name."""
+def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padValue", basis: str = "") -> int:
+    """Bit pattern of a scalar argument (padValue, initValue, ...) as a T, re-raising an unrepresentable value
+    under the instruction's name (with the refusal's `basis` appended when given)."""
     try:
         return pad_pattern(dt, value)
     except ParamRangeError as e:
-        raise ParamRangeError(f"{instr}: padValue must be representable as {dt.name}, but got {value!r} "
-                              f"({e})") from None
+        tail = f" ({basis})" if basis else ""
+        raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got {value!r} "
+                              f"({e}){tail}") from None
 
 
 def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:

@@ -38,8 +38,8 @@ from functools import lru_cache
 import numpy as np
 
 from .. import checks
-from ..core import Core
-from ..dtypes import decode, pad_pattern, to_raw
+from ..core import Core, checked_pad_pattern
+from ..dtypes import decode, to_raw
 from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
 from ..layouts import align, cdiv
 from ..memory import LocalTensor
@@ -144,9 +144,8 @@ def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopy
     dt = dst.dtype.name
     page = "DataCopy（GMToL1连续数据搬运）.md"
     if chip.key in _PLAIN_UNSUPPORTED:
-        raise UnsupportedError(f"{instr}: GM->L1 DataCopy is not supported on {chip.name} "
-                               f"(doc: {page} 产品支持情况) "
-                               f"({DOC_GM_L1.format(page=page + ' 产品支持情况')})")
+        raise UnsupportedError(f"{instr}: GM->L1 DataCopy is not supported on {chip.name} (doc: {page} "
+                               f"产品支持情况) ({DOC_GM_L1.format(page=page + ' 产品支持情况')})")
     if dst.dtype.is_4bit or (chip.key not in _PLAIN_ANY_WIDTH and dt not in _PLAIN_TYPES):
         allowed = "b8, b16, b32, b64" if chip.key in _PLAIN_ANY_WIDTH else ", ".join(sorted(_PLAIN_TYPES))
         raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed} "
@@ -324,8 +323,7 @@ def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, uni
         def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表3 of the BT / FB pages
             return with_basis(lambda: checks.in_range(i, name, v, lo, hi),
                               "the doc page forbids this: DataCopy（L1ToBiasTable / "
-                              "L1ToFixpipe-Buffer数据搬运）.md 表3; "
-                              "ascsim reading: divergence C21")
+                              "L1ToFixpipe-Buffer数据搬运）.md 表3; ascsim reading: divergence C21")
         return (r(instr, "blockCount", params.blockCount, 0, 4095),
                 r(instr, "blockLen", params.blockLen, 0, 65535),
                 r(instr, "srcStride", params.srcStride, 0, 65535),
@@ -346,8 +344,7 @@ def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     sdt, ddt = src.dtype, dst.dtype
     with_basis(lambda: chip.check("DataCopyL12BT", sdt.name, "L1", "BT", instr=instr),
                "the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 产品支持情况 / "
-               "数据类型; ascsim "
-               "reading: divergence C21")
+               "数据类型; ascsim reading: divergence C21")
     if not chip.supports_combo("DataCopyL12BT", (sdt.name, ddt.name)):
         listed = ", ".join(f"{a}->{b}" for a, b in sorted(chip.apis["DataCopyL12BT"].combos))
         basis = ("the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 数据类型; ascsim "
@@ -366,8 +363,7 @@ def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     if chip.key == "ascend950" and blen % 2:
         if sdt.bits == 32:
             raise ParamRangeError(f"{instr}: blockLen must be even for {sdt.name} into BT on {chip.name}, "
-                                  f"but "
-                                  f"got {blen} (the C++ API rejects this: CopyCbufToBt)")
+                                  f"but got {blen} (the C++ API rejects this: CopyCbufToBt)")
         # catlass ascend950 copy_l1_to_bt rounds blockLen up to even only for 4-byte sources; the C++ API
         # asserts evenness only for them (dav_3510 CopyCbufToBt)
         report.notes.append("C21")
@@ -388,8 +384,7 @@ def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     chip = core.chip
     with_basis(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
                "the doc page forbids this: DataCopy（L1ToFixpipe-Buffer数据搬运）.md 产品支持情况 / "
-               "数据类型; ascsim "
-               "reading: divergence C22")
+               "数据类型; ascsim reading: divergence C22")
     with_basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
                                                            "T")
     cxx_align = "the C++ API rejects this: CheckTensorAlign"
@@ -465,23 +460,20 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
     if src.memory.name == "L1" and dst.memory.name == "GM":
         raise UnsupportedError(f"{instr}: L1 -> GM is not supported (the C++ API rejects this: on 950 the "
                                "GlobalTensor overload takes a UB source only, ASCENDC_CHECK_TPOSITION; on "
-                               "A2/A3 it "
-                               "returns without moving on the cube core)")
+                               "A2/A3 it returns without moving on the cube core)")
     pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
     with_basis(lambda: checks.position(instr, "src", src, ("GM",)), pos)
     with_basis(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
     dt = dst.dtype
     with_basis(lambda: core.chip.check("DataCopyPad", dt.name, "GM", "L1", instr=instr),
                "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型; "
-               "ascsim "
-               "reading: divergence C23")
+               "ascsim reading: divergence C23")
     with_basis(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopyPad<T> takes "
                                                            "one T")
     if not isinstance(params, DataCopyExtParams):
-        raise UnsupportedError(f"{instr}: params must be DataCopyExtParams, but got {type(params).__name__} "
-                               "(DataCopyParams / DataCopyPadParams are the UB forms) (the C++ API rejects "
-                               "this: "
-                               "no such overload for GM -> L1)")
+        raise UnsupportedError(f"{instr}: params must be DataCopyExtParams, but got "
+                               f"{type(params).__name__} (DataCopyParams / DataCopyPadParams are the UB "
+                               "forms) (the C++ API rejects this: no such overload for GM -> L1)")
     pad = pad if pad is not None else DataCopyPadExtParams()
     try:
         mode = PaddingMode(mode)
@@ -498,9 +490,8 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
     blen = _doc_range(instr, "blockLen", params.blockLen, 1, 2097151, doc)
     if blen % size:
         raise ParamRangeError(f"{instr}: blockLen must be a multiple of sizeof({dt.name}) = {size} bytes, "
-                              f"but "
-                              f"got {blen} ({doc} \"blockLen必须是sizeof(T)的整数倍\"; ascsim reading: "
-                              f"divergence C23)")
+                              f"but got {blen} ({doc} \"blockLen必须是sizeof(T)的整数倍\"; ascsim reading: "
+                              "divergence C23)")
     sgap = _doc_range(instr, "srcStride", params.srcStride, -blen, 2**40 - 1, doc)
     dgap = r(instr, "dstStride", params.dstStride, 0, 65535)
     is_pad = with_basis(lambda: checks.flag(instr, "isPad", pad.isPad), "the C++ API rejects this: bool "
@@ -510,23 +501,16 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
     for name, v in (("leftPadding", left), ("rightPadding", right)):
         if v * size > 32:
             raise ParamRangeError(f"{instr}: {name} must be at most 32 bytes ({32 // size} {dt.name} "
-                                  f"elements), "
-                                  f"but got {v} (the doc page forbids this: 约束说明 "
-                                  f"\"leftPadding、rightPadding的字节数"
-                                  "均不能超过32字节\"; ascsim reading: divergence C23)")
+                                  f"elements), but got {v} (the doc page forbids this: 约束说明 "
+                                  "\"leftPadding、rightPadding的字节数均不能超过32字节\"; ascsim reading: "
+                                  "divergence C23)")
     with_basis(lambda: checks.aligned(instr, "dst (L1)", dst, 32),
                "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证32字节对齐\"; "
-               "ascsim "
-               "reading: divergence C23")
+               "ascsim reading: divergence C23")
     pattern = None
     if is_pad:
-        try:
-            pattern = pad_pattern(dt, pad.paddingValue)
-        except ParamRangeError as e:
-            raise ParamRangeError(f"{instr}: paddingValue must be representable as {dt.name}, but got "
-                                  f"{pad.paddingValue!r} ({e}) (the C++ API rejects this: "
-                                  f"DataCopyPadExtParams<T> "
-                                  "holds a T)") from None
+        pattern = checked_pad_pattern(instr, dt, pad.paddingValue, "paddingValue",
+                                      "the C++ API rejects this: DataCopyPadExtParams<T> holds a T")
     spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
     d_data, s_data, d_pad = plan_pad_copy(spec)
     src_end = int(s_data.max()) + 1

@@ -23,9 +23,8 @@ from functools import lru_cache
 import numpy as np
 
 from .. import checks
-from ..core import Core
-from ..dtypes import pad_pattern
-from ..errors import ParamRangeError, UnsupportedError
+from ..core import Core, checked_pad_pattern
+from ..errors import UnsupportedError
 from ..memory import LocalTensor
 from ..params import InitConstValueParams
 from ..plan import PAD, ExecReport, Plan, execute, with_basis
@@ -71,13 +70,8 @@ def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str 
     unit = 512 if repeat_only else BLOCK[mem]
     with_basis(lambda: checks.aligned(instr, f"dst ({mem})", dst, BLOCK[mem]),
                "the C++ API rejects this: FillImpl CheckTensorAlign")
-    try:
-        pattern = pad_pattern(dt, params.initValue)
-    except ParamRangeError as e:
-        raise ParamRangeError(f"{instr}: initValue must be representable as {dt.name}, but got "
-                              f"{params.initValue!r} ({e}) (the C++ API rejects this: "
-                              f"InitConstValueParams<T> "
-                              "holds a T)") from None
+    pattern = checked_pad_pattern(instr, dt, params.initValue, "initValue",
+                                  "the C++ API rejects this: InitConstValueParams<T> holds a T")
     report = ExecReport(instr)
     if repeat_only and (params.blockNum or params.dstGap):
         report.notes.append("F2")  # blockNum / dstGap are not read on this chip

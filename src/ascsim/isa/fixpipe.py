@@ -148,8 +148,8 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | No
     num_name = {"ND": "ndNum", "DN": "dnNum"}.get(layout)
     num = r(instr, num_name, g.num, 0, 65535) if num_name else 1
     if num == 0:
-        warnings.warn(f"{instr}: {num_name}=0 makes the call a "
-                      f"NOP", UserWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning,
+                      stacklevel=user_stacklevel())
     if m == 0 or n == 0 or num == 0:
         return None  # NOP (doc 约束说明); the other fields are not read
     if layout == "NZ" and n % 16:
@@ -242,11 +242,9 @@ def quant_mode(instr: str, v: object, is950: bool) -> QuantMode_t:
         raise UnsupportedError(f"{instr}: quantPre {mode.name} exists on Ascend 950 only (doc: 随路量化.md), "
                                f"but got it on a non-950 chip (the C++ API rejects this: QuantMode_t)")
     if mode != QuantMode_t.NoQuant and mode not in quant.PAIRS:
-        raise NotImplementedFeature(f"{instr}: quantPre {mode.name} (a 950 quantisation to fp8 / hif8 / bf16 "
-                                    f"/ "
-                                    "half / float with a scale) is not implemented in ascsim; NoQuant, "
-                                    "F322F16, "
-                                    "F322BF16, (V)DEQF16, (V)QF322B8_PRE and (V)REQ8 are")
+        raise NotImplementedFeature(f"{instr}: quantPre {mode.name} (a 950 quantisation to fp8 / hif8 / "
+                                    "bf16 / half / float with a scale) is not implemented in ascsim; "
+                                    "NoQuant, F322F16, F322BF16, (V)DEQF16, (V)QF322B8_PRE and (V)REQ8 are")
     return mode
 
 
@@ -255,9 +253,8 @@ def _check_conversion(instr: str, mode: QuantMode_t, s: DType, d: DType) -> None
         if d != s:
             raise ParamRangeError(
                 f"{instr}: quantPre NoQuant copies {s.name} unchanged, so dst must be {s.name}, but got "
-                f"{d.name} "
-                "(float->half needs F322F16, float->bfloat16_t F322BF16, other pairs a quantisation mode) "
-                "(the C++ API rejects this: CheckFixpipeQuantParams)")
+                f"{d.name} (float->half needs F322F16, float->bfloat16_t F322BF16, other pairs a "
+                "quantisation mode) (the C++ API rejects this: CheckFixpipeQuantParams)")
         return
     want_src, want_dst = quant.PAIRS[mode]
     if s.name != want_src or d.name not in want_dst:
@@ -293,21 +290,18 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
     if is3510 and not is950:
         raise UnsupportedError(f"{instr}: intriParams FixpipeParamsArch3510 is the Ascend 950 (arch 3510) "
                                f"struct, but got it on {chip.name}; use FixpipeParamsV220 (the C++ API "
-                               f"rejects "
-                               "this: the struct exists only for __NPU_ARCH__ 3510)")
+                               "rejects this: the struct exists only for __NPU_ARCH__ 3510)")
     cfg = config if isinstance(config, FixpipeConfig) else FixpipeConfig(CO2Layout(config))
     fmt = CO2Layout(cfg.format)
     if cfg.isToUB:
         raise NotImplementedFeature(f"{instr}: config.isToUB (L0C->UB) is not implemented in ascsim")
     if fmt == CO2Layout.COLUMN_MAJOR and not (is950 and is3510):
         raise UnsupportedError(f"{instr}: config CFG_COLUMN_MAJOR (NZ2DN) needs Ascend 950 and "
-                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name} (the "
-                               f"C++ "
-                               "API rejects this: CO2Layout::COLUMN_MAJOR is 3510-only)")
+                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name} "
+                               "(the C++ API rejects this: CO2Layout::COLUMN_MAJOR is 3510-only)")
     if to_l1 and not is950 and fmt != CO2Layout.NZ:
         raise UnsupportedError(f"{instr}: L0C->L1 writes NZ on {chip.name}, so config must be CFG_NZ, but "
-                               f"got "
-                               f"CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
+                               f"got CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
     mode = quant_mode(instr, params.quantPre, is950)
     relu = with_basis(lambda: checks.flag(instr, "reluEn", params.reluEn), CXX.format("bool reluEn"))
     if with_basis(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit), CXX.format("bool "
@@ -316,8 +310,7 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
                                     f"ascsim")
     if params.unitFlag not in (0, 2, 3):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
-                              f"API "
-                              "rejects this: CheckFixpipeParamsV220Common)")
+                              "API rejects this: CheckFixpipeParamsV220Common)")
     deq = with_basis(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
                      CXX.format("uint64_t deqScalar"))
     _check_conversion(instr, mode, src.dtype, dst.dtype)
@@ -385,16 +378,14 @@ def _check_alignment(core: Core, instr: str, dst: LocalTensor, src: LocalTensor,
                    CXX.format("CheckFixpipeL0C2L1Param"))
     elif fmt == CO2Layout.NZ:
         with_basis(lambda: checks.aligned(instr, "dst (NZ in GM)", dst, 32),
-                   "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 \"NZ地址需满足32字节对齐\"; "
-                   "ascsim "
-                   "reading: divergence C9")
+                   "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 "
+                   "\"NZ地址需满足32字节对齐\"; ascsim reading: divergence C9")
     elif fmt == CO2Layout.COLUMN_MAJOR and dst.offset % 32:
         # Behaviour 4: an NCHW conv output written at cout*HoWo + h*Wo + w. The 3510 C++ API checks only L1 /
         # UB destinations (CheckFixpipeL0C2L1Param / L0C2UB), and shipped 950 conv kernels do this.
         notes.append("C9")
-        doc_conflict(instr, "Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"; the GM address "
-                            "is "
-                     f"0x{dst.offset:x}", "C9", core.strict)
+        doc_conflict(instr, "Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"; the GM "
+                            f"address is 0x{dst.offset:x}", "C9", core.strict)
 
 
 def _vector_words(core: Core, instr: str, n: int, ws: LocalTensor | None, notes: list[str]) -> np.ndarray:
@@ -477,8 +468,7 @@ def _run(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, words, notes
     if atomic is not None and atomic != ddt.name:
         raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
                                f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
-                               f"ascsim "
-                               "reading: divergence C20)")
+                               "ascsim reading: divergence C20)")
     if words is not None and job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT:
         hazards += _sign_hazards(instr, words, ddt, core.strict)
     raw = src.memory.data[src.offset : src.offset + plan.src_end].view("<u4")[plan.src]
@@ -621,10 +611,9 @@ def set_fixpipe_config(core: Core, quant_pre: LocalTensor, relu_pre: LocalTensor
         with_basis(lambda t=t, what=what: checks.position(instr, what, t, ("FB",)),
                    CXX.format("SetFixPipeConfigImpl CheckTensorPos FIXBUF"))
         if t.dtype.name != "uint64_t":
-            raise UnsupportedError(f"{instr}: {what} must be a LocalTensor<uint64_t>, but got {t.dtype.name} "
-                                   "(the doc page forbids this: SetFixPipeConfig.md 数据类型; ascsim "
-                                   "reading: "
-                                   "divergence C18)")
+            raise UnsupportedError(f"{instr}: {what} must be a LocalTensor<uint64_t>, but got "
+                                   f"{t.dtype.name} (the doc page forbids this: SetFixPipeConfig.md "
+                                   "数据类型; ascsim reading: divergence C18)")
     with_basis(lambda: checks.aligned(instr, "quantPre (FB)", quant_pre, 128),
                "the hardware cannot do this: FPC[15:8] holds the address in 128-B units")
     core.regs.fpc_quant = quant_pre.offset

@@ -255,10 +255,9 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
         raise UnsupportedError(f"{INSTR}: kDirectionAlign must be false on {chip.name} (Mmad.md 表4), "
                                f"but got True ({doc4})")
     if disable_gemv and chip.key != "ascend950":
-        raise UnsupportedError(f"{INSTR}: disableGemv exists on Ascend 950 only (Mmad.md 表4), but got True "
-                               f"on {chip.name} (the C++ API rejects this: MmadParams has disableGemv only "
-                               f"for "
-                               "__NPU_ARCH__ 3510)")
+        raise UnsupportedError(f"{INSTR}: disableGemv exists on Ascend 950 only (Mmad.md 表4), but got "
+                               f"True on {chip.name} (the C++ API rejects this: MmadParams has disableGemv "
+                               "only for __NPU_ARCH__ 3510)")
 
     pos = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorPhyPosition"
     with_basis(lambda: checks.position(INSTR, "dst (C)", c, ("L0C",)), pos)
@@ -278,12 +277,10 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
         if a.dtype.name in _NO_BIAS_FORM:
             raise UnsupportedError(f"{INSTR}: bias with {a.dtype.name} operands is not supported on "
                                    f"{chip.name} (no bias row in Mmad.md 表8) (the doc page forbids this: "
-                                   f"Mmad.md "
-                                   "表8; ascsim reading: divergence M8)")
+                                   "Mmad.md 表8; ascsim reading: divergence M8)")
         if bias.dtype != c.dtype:
-            raise UnsupportedError(f"{INSTR}: bias dtype must equal the dst dtype {c.dtype.name} "
-                                   f"(Mmad.md 表6/表8), but got {bias.dtype.name} (the doc page forbids "
-                                   f"this: "
+            raise UnsupportedError(f"{INSTR}: bias dtype must equal the dst dtype {c.dtype.name} (Mmad.md "
+                                   f"表6/表8), but got {bias.dtype.name} (the doc page forbids this: "
                                    "Mmad.md 表6/表8; ascsim reading: divergence M8)")
         source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
         if source:

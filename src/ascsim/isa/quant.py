@@ -91,11 +91,9 @@ def check_words(instr: str, mode: QuantMode_t, words: np.ndarray, arch2201: bool
     if arch2201 and mode not in B8_FROM_FLOAT and mcb(w).any():
         i = int(np.flatnonzero(mcb(w))[0])
         raise NotImplementedFeature(
-            f"{instr}: MCB = 1 (bit 36 of {what}, word 0x{int(w[i]):x}: shift the int32 right by N first) is "
-            f"not "
-            "modelled: 随路量化.md 表1 encodes N = 0b0000 as a shift of 1, Huawei's generator "
-            "gen_data_s322s8.py "
-            "shifts by N itself, and no shipped kernel settles it (divergence C15)")
+            f"{instr}: MCB = 1 (bit 36 of {what}, word 0x{int(w[i]):x}: shift the int32 right by N first) "
+            "is not modelled: 随路量化.md 表1 encodes N = 0b0000 as a shift of 1, Huawei's generator "
+            "gen_data_s322s8.py shifts by N itself, and no shipped kernel settles it (divergence C15)")
 
 
 # -- the conversions ---------------------------------------------------------------------------------------
