@@ -237,14 +237,16 @@ def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
     r = checks.in_range
     m, n, k = (with_basis(lambda name=name: r(INSTR, name, getattr(p, name), 0, MAX_MNK), cxx)
                for name in ("m", "n", "k"))
-    is_bias = checks.flag(INSTR, "isBias", p.isBias)
-    init_val = checks.flag(INSTR, "cmatrixInitVal", p.cmatrixInitVal)
-    source = checks.flag(INSTR, "cmatrixSource", p.cmatrixSource)
-    k_align = checks.flag(INSTR, "kDirectionAlign", p.kDirectionAlign)
-    disable_gemv = checks.flag(INSTR, "disableGemv", p.disableGemv)
+
+    def flag(name: str) -> bool:  # MmadParams bool fields
+        return with_basis(lambda: checks.flag(INSTR, name, getattr(p, name)),
+                          "the C++ API rejects this: bool field")
+
+    is_bias, init_val, source = flag("isBias"), flag("cmatrixInitVal"), flag("cmatrixSource")
+    k_align, disable_gemv = flag("kDirectionAlign"), flag("disableGemv")
     for name in ("enSsparse", "enWinogradA", "enWinogradB"):
-        checks.flag(INSTR, name, getattr(p, name))  # ignored on A2 and later (Mmad.md 表4)
-    unit = r(INSTR, "unitFlag", p.unitFlag, 0, 3)
+        flag(name)  # ignored on A2 and later (Mmad.md 表4)
+    unit = with_basis(lambda: r(INSTR, "unitFlag", p.unitFlag, 0, 3), cxx)
     doc4 = "the doc page forbids this: Mmad.md 表4; ascsim reading: divergence M8"
     if unit == 1:
         raise ParamRangeError(f"{INSTR}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1 ({cxx})")

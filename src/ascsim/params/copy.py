@@ -202,7 +202,8 @@ def _templated(cls: type, fmt: object):
         layout = CO2Layout[fmt] if isinstance(fmt, str) else CO2Layout(fmt)
     except (KeyError, ValueError):
         raise ParamRangeError(f"{cls.__name__}[format]: format must be a CO2Layout (NZ, ROW_MAJOR, "
-                              f"COLUMN_MAJOR), but got {fmt!r}") from None
+                              f"COLUMN_MAJOR), but got {fmt!r} (the C++ API rejects this: enum class "
+                              "CO2Layout)") from None
     sub = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(layout)
 
     def make(*args, **kw):
