@@ -70,6 +70,9 @@ API_KEYS: tuple[str, ...] = (
     "LoadDataWithSparse", "Load2DMX", "Mmad", "MmadWithSparse", "MmadMx", "SetFmatrix",
     "SetFmatrixBitMode", "SetLoadDataPaddingValue", "SetLoadDataRepeat", "SetLoadDataRepeatWithStride",
     "SetLoadDataBoundary", "DataCopyND2NZ", "DataCopyDN2NZ", "Fixpipe",
+    # companion instructions of the cube data path (issue 7), see _companions()
+    "Fill", "DataCopyL12BT", "DataCopyL12FB", "DataCopyPad", "FixpipeL0C2L1", "SetAtomicAdd",
+    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig",
 )  # fmt: skip
 
 
@@ -881,6 +884,72 @@ def _build_kirin_9030() -> dict[str, ApiSupport]:
 # --------------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------------
+# Companion instructions (issue 7): Fill, DataCopy into BT / FB, DataCopyPad, Fixpipe into L1, atomics and
+# the Fixpipe register setters. One table for every chip; _profile merges it into each chip's APIs.
+# --------------------------------------------------------------------------------------------------
+
+_ISASI = "M/矩阵计算的搬入/"
+_OUT = "M/矩阵计算的搬出/"
+_OUTAUX = "M/矩阵搬出辅助配置接口/"
+# doc: Fill.md 数据类型 id10-id17
+_FILL = {
+    "ascend950": _t(B16I, B16F, B32), "a3": _t(B16I, B16F, B32), "a2": _t(B16I, B16F, B32),
+    "atlas200i500a2": _t(B16I, B16F, B32), "inference_aicore": _t(B16I, ("half",)), "training": ("half",),
+    "kirin_x90": ("int8_t", "half"), "kirin_9030": ("half",),
+}  # fmt: skip
+# doc: SetAtomicAdd.md 数据类型 id1-id6
+_ATOMIC = {
+    "ascend950": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "a3": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "a2": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "atlas200i500a2": ("int16_t", "half", "int32_t", "float"),
+    "inference_aicore": ("int16_t", "half", "float"),
+    "training": ("float",),
+}  # fmt: skip
+# doc: Fixpipe（L0C到L1数据搬运）.md 数据类型 id22-id26
+_FIX_L1 = {
+    "ascend950": {"float": ("int8_t", "uint8_t", "hifloat8_t", "fp8_e4m3fn_t", "half", "bfloat16_t", "float"),
+                  "int32_t": ("int8_t", "uint8_t", "half", "bfloat16_t", "int32_t")},
+    "a3": {"float": ("int8_t", "uint8_t", "half", "bfloat16_t"), "int32_t": ("int8_t", "uint8_t", "half")},
+    "a2": {"float": ("int8_t", "uint8_t", "half", "bfloat16_t"), "int32_t": ("int8_t", "uint8_t", "half")},
+    "kirin_x90": {"float": ("int8_t", "half"), "int32_t": ("int8_t", "half")},
+    "kirin_9030": {"float": ("half",), "int32_t": ("half",)},
+}  # fmt: skip
+# doc: SetFixpipeNz2ndFlag.md / SetFixpipePreQuantFlag.md / SetFixPipeConfig.md 产品支持情况
+_FIX_REGS = ("ascend950", "a3", "a2", "atlas200i500a2", "kirin_x90", "kirin_9030")
+
+
+def _companions(key: str) -> dict[str, ApiSupport]:
+    out: dict[str, ApiSupport] = {}
+    if key in _FILL:
+        out["Fill"] = _api(dtypes=_FILL[key], notes="doc: M/矩阵搬入辅助配置接口/Fill.md 数据类型")
+    # doc: DataCopy（L1ToBiasTable / L1ToFixpipe-Buffer数据搬运）.md 产品支持情况
+    if key in ("ascend950", "a3", "a2"):
+        bt = [("half", "float"), ("int32_t", "int32_t"), ("float", "float")]
+        if key == "ascend950":
+            bt.append(("bfloat16_t", "float"))
+        out["DataCopyL12BT"] = _api({("L1", "BT"): frozenset(a for a, _ in bt)}, combos=bt,
+                                    notes=f"doc: {_ISASI}DataCopy（L1ToBiasTable-Buffer数据搬运）.md "
+                                          f"数据类型")
+        out["DataCopyL12FB"] = _api({("L1", "FB"): ("uint64_t",)},
+                                    notes=f"doc: {_ISASI}DataCopy（L1ToFixpipe-Buffer数据搬运）.md 数据类型")
+    if key == "ascend950":  # doc: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型
+        out["DataCopyPad"] = _api({GM_L1: _t(B8I, B16I, B16F, B32, ("uint64_t",))},
+                                  notes=f"doc: {_ISASI}DataCopyPad（GMToL1非对齐数据搬运）.md 数据类型")
+    if key in _FIX_L1:
+        conv = _FIX_L1[key]
+        out["FixpipeL0C2L1"] = _api({("L0C", "L1"): frozenset(conv)}, combos=[(a, b) for a, bs in conv.items()
+                                                                              for b in bs],
+                                    notes=f"doc: {_OUT}Fixpipe（L0C到L1数据搬运）.md 数据类型")
+    if key in _ATOMIC:
+        out["SetAtomicAdd"] = _api(dtypes=_ATOMIC[key], notes="doc: 原子操作/SetAtomicAdd.md 数据类型")
+    if key in _FIX_REGS:
+        for api in ("SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig"):
+            out[api] = _api(notes=f"doc: {_OUTAUX}{api}.md 产品支持情况")
+    return out
+
+
 def _profile(
     key: str,
     name: str,
@@ -891,6 +960,7 @@ def _profile(
     apis: Mapping[str, ApiSupport],
     has_cube: bool = True,
 ) -> ChipProfile:
+    apis = {**apis, **_companions(key)} if has_cube else apis
     unknown = sorted(set(apis) - set(API_KEYS))
     if unknown:  # pragma: no cover - guards the tables above
         raise AssertionError(f"unknown API keys {unknown} in chip {key}")

@@ -2,8 +2,9 @@
 
 Registers modelled (CONCEPTS §1 "hidden state"): FMATRIX left/right (l1H, l1W, padList), PADDING
 (raw bit pattern), the Load3D repeat config (repeatStride, repeatTime, repeatMode, dstStride on 950),
-the L1 boundary (A2/A3). Every instruction validates everything first, then writes registers /
-memory, so a rejected call changes nothing.
+the L1 boundary (A2/A3), and the Fixpipe / atomic / DataCopyPad registers (ND_PARA, QUANT_PRE, FPC
+quant address, the atomic-add type, MOV_PAD_VAL). Every instruction validates everything first, then
+writes registers / memory, so a rejected call changes nothing.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import numpy as np
 
 from . import checks
 from .chips import ChipProfile, get_chip
-from .dtypes import DType, get_dtype, pad_pattern
+from .dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
 from .errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
-from .memory import MARKER, LocalTensor, Memory, memory_of
+from .memory import MARKER, GlobalMemory, LocalTensor, Memory, memory_of
 from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
-from .plan import ExecReport, doc_conflict
+from .plan import ExecReport, basis_on, doc_conflict
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
 LOG_LENGTH = 100_000
@@ -72,6 +73,22 @@ class Registers:
     padding: int = 0  # raw bit pattern; the instruction reads the low bits of its element width
     repeat: RepeatConfig = field(default_factory=RepeatConfig)
     boundary: int = 0  # raw boundaryValue: bytes for v2, 32-B units for v1; 0 = no boundary
+    # Fixpipe registers (矩阵搬出辅助配置接口; the Fixpipe call writes them too, as its C++ API does):
+    # ND_PARA (ndNum, srcNdStride, dstNdStride): SetFixpipeNz2ndFlag
+    nd_para: tuple[int, int, int] = (1, 0, 0)
+    # QUANT_PRE, the scalar quantisation word: SetFixpipePreQuantFlag / deqScalar
+    quant_pre: int = 0
+    # FPC[15:8], the FB byte address of the quant vector: SetFixPipeConfig; None = never set
+    fpc_quant: int | None = None
+    # the atomic add into GM: its dtype (SetAtomicAdd<T>); None = off (DisableDmaAtomic)
+    atomic: str | None = None
+    # MOV_PAD_VAL raw bits (DataCopyPad with isPad); None = never set
+    mov_pad: int | None = None
+
+
+#: Float Mmad accumulation modes (`Core(mmad_accumulate=...)`, docs/mmad.md): "float64" forms the exact
+#: products and sum in float64 and rounds once; "float32" accumulates in float32 in K order.
+MMAD_ACCUMULATE = ("float64", "float32")
 
 
 class Core:
@@ -81,15 +98,21 @@ class Core:
     `HazardError` instead of warning.
     keep_plans: every record in `log` keeps its element-level plan (otherwise `report.plan` rebuilds
     it on demand, and the log stays light).
+    mmad_accumulate: how a float Mmad sums (MMAD_ACCUMULATE; docs/mmad.md "How exact is float Mmad").
     """
 
     def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False,
-                 keep_plans: bool = False) -> None:
+                 keep_plans: bool = False, mmad_accumulate: str = "float64") -> None:
         self.chip = get_chip(chip)
         self.fill = fill
         self.strict = strict
         self.keep_plans = keep_plans  # records in `log` hold their element-level plans (memory grows)
         self._placements: dict = {}  # boundary.run_gather: prepared calls bound to tensors (bounded)
+        if mmad_accumulate not in MMAD_ACCUMULATE:
+            raise ParamRangeError(f"Core: mmad_accumulate must be one of {', '.join(MMAD_ACCUMULATE)}, "
+                                  f"but got {mmad_accumulate!r}")
+        self.mmad_accumulate = mmad_accumulate
+        self._gm: GlobalMemory | None = None
         self.memories: dict[str, Memory] = {
             name: Memory(name, size, fill) for name, size in self.chip.memory_sizes.items()
         }
@@ -106,7 +129,17 @@ class Core:
         return f"Core({self.chip.key})"
 
     # -- memory ------------------------------------------------------------------------------------
+    @property
+    def gm(self) -> GlobalMemory:
+        """This core's GM byte space, created on first use (docs/divergences.md G1)."""
+        if self._gm is None:
+            self._gm = GlobalMemory(self.fill)
+            self._gm.owner = self
+        return self._gm
+
     def memory(self, name: str) -> Memory:
+        if name == "GM":
+            return self.gm
         try:
             return self.memories[name]
         except KeyError:
@@ -115,11 +148,21 @@ class Core:
                 hw_cannot(f"no {name} on this chip"))) from None
 
     def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
-               data: object = None) -> LocalTensor:
-        """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory."""
+               data: object = None, raw: object = None) -> LocalTensor:
+        """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory, filled
+        with `data` (values, encoded to the dtype) or `raw` (bit patterns, stored as they are).
+
+        In GM, `offset` is a GM byte address and makes the tensor a view of what is there (no allocation)."""
         mem_name = memory_of(position)
+        if data is not None and raw is not None:
+            raise ParamRangeError("Core.tensor: give data (values) or raw (bit patterns), not both")
         if mem_name == "GM":
-            return self.global_tensor(dtype, length if data is None else data)
+            if offset is None:
+                init = length if data is None and raw is None else None
+                return self.global_tensor(dtype, data if init is None else init, raw=raw)
+            t = LocalTensor(self.gm, "GM", offset, dtype, length)
+            _store_initial(t, data, raw)
+            return t
         mem = self.memory(mem_name)
         dt = get_dtype(dtype)
         if offset is None:
@@ -127,27 +170,35 @@ class Core:
             offset = -(-self._next.get(mem_name, 0) // a) * a
         t = LocalTensor(mem, position, offset, dt, length)
         self._next[mem_name] = max(self._next.get(mem_name, 0), offset + t.nbytes)
-        if data is not None:
-            t.write(data)
+        _store_initial(t, data, raw)
         return t
 
     def free_all(self) -> None:
         """Forget allocations (memory contents stay, like reusing a TQue buffer)."""
         self._next.clear()
 
-    def global_tensor(self, dtype: DType | str, data_or_length: object) -> LocalTensor:
-        """A GM tensor in its own buffer, sized by `data` (array) or by a length."""
+    def global_tensor(self, dtype: DType | str, data_or_length: object = None, *, raw: object = None
+                      ) -> LocalTensor:
+        """A GM tensor newly allocated in this core's GM byte space, sized by `data` (values), `raw`
+        (bit patterns) or a length. Its address is `t.GetPhyAddr()` (what `SetGlobalBuffer` takes)."""
         dt = get_dtype(dtype)
-        if isinstance(data_or_length, (int, np.integer)):
-            n, data = int(data_or_length), None
+        data = None
+        if raw is not None:
+            if data_or_length is not None:
+                raise ParamRangeError("Core.global_tensor: give data / a length or raw, not both")
+            raw = np.asarray(raw).ravel()
+            n = raw.size
+        elif isinstance(data_or_length, (int, np.integer)):
+            n = int(data_or_length)
+        elif data_or_length is None:
+            raise ParamRangeError("Core.global_tensor: give data (values), raw (bit patterns) or a length")
         else:
             data = np.asarray(data_or_length).ravel()
             n = data.size
-        mem = Memory("GM", max(1, (n * dt.bits + 7) // 8), self.fill)
-        mem.owner = self
-        t = LocalTensor(mem, "GM", 0, dt, n)
-        if data is not None:
-            t.write(data)
+        if n < 0:
+            raise ParamRangeError(f"Core.global_tensor: length must be >= 0, but got {n}")
+        t = LocalTensor(self.gm, "GM", self.gm.allocate((n * dt.bits + 7) // 8), dt, n)
+        _store_initial(t, data, raw)
         return t
 
     # -- registers ----------------------------------------------------------------------------------
@@ -184,10 +235,13 @@ class Core:
         doc_conflict(instr, "SetFmatrix.md 表1 fmatrixMode: 当前只支持FMATRIX_LEFT", "L11", self.strict)
         self.regs.fmatrix_right = fm
 
-    def set_padding_value(self, value: float, dtype: DType | str = "half") -> None:
-        """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern."""
+    def set_padding_value(self, value: float, dtype: DType | str | None = None) -> None:
+        """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern.
+
+        T is `dtype`, or the type of a numpy scalar value (`np.float16(-8.82)`, `ml_dtypes.bfloat16(1)`);
+        a plain Python number needs `dtype`. `value` may be `ascsim.Bits(0x...)`, a raw bit pattern."""
         instr = "SetLoadDataPaddingValue"
-        dt = get_dtype(dtype)
+        dt = scalar_type(instr, "padValue", value, dtype)
         self.chip.check(instr, dt.name, instr=instr)  # doc: SetLoadDataPaddingValue.md 数据类型
         self.regs.padding = checked_pad_pattern(instr, dt, value)
 
@@ -293,7 +347,8 @@ class Core:
 
     def data_copy(self, dst: LocalTensor, src: LocalTensor, params, *, enable_small_c0: bool = False
                   ) -> ExecReport:
-        """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz)."""
+        """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz), L1 -> BT / FB, CO1 -> GM /
+        L1."""
         from .isa.copy import data_copy
 
         return self._logged(data_copy(self, dst, src, params, enable_small_c0=enable_small_c0))
@@ -301,20 +356,88 @@ class Core:
     def fixpipe(self, dst: LocalTensor, src: LocalTensor, params, config=None, cbuf_workspace=None
                 ) -> ExecReport:
         """`Fixpipe<..., config>(dst, src, params)`: L0C -> GM (NZ2ND default; CFG_NZ, CFG_COLUMN_MAJOR)."""
-        from .isa.copy import CFG_ROW_MAJOR, fixpipe
+        from .isa.fixpipe import CFG_ROW_MAJOR, fixpipe
 
         return self._logged(fixpipe(self, dst, src, params, CFG_ROW_MAJOR if config is None else config,
                                     cbuf_workspace))
 
+    def init_const_value(self, dst: LocalTensor, params, instr: str = "Fill") -> ExecReport:
+        """`Fill(dst, InitConstValueParams)` (`InitConstValue` before CANN 9): L1 / L0A / L0B. (`Core.fill` is
+        the marker byte of fresh memory.)"""
+        from .isa.fill import fill
 
-def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
-    """Bit pattern of padValue as a T, re-raising an unrepresentable value under the instruction's name."""
+        return self._logged(fill(self, dst, params, instr))
+
+    def data_copy_pad(self, dst: LocalTensor, src: LocalTensor, params, pad_params=None, mode: int = 0
+                      ) -> ExecReport:
+        """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams)` GM -> L1 (950)."""
+        from .isa.copy import data_copy_pad
+
+        return self._logged(data_copy_pad(self, dst, src, params, pad_params, mode))
+
+    def set_atomic_add(self, dtype: DType | str) -> None:
+        """`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md)."""
+        dt = get_dtype(dtype)
+        basis_on(lambda: self.chip.check("SetAtomicAdd", dt.name, instr="SetAtomicAdd"),
+                   "the doc page forbids this: SetAtomicAdd.md 数据类型; ascsim reading: divergence C20")
+        self.regs.atomic = dt.name
+
+    def set_atomic_none(self) -> None:
+        """`SetAtomicNone()` / `DisableDmaAtomic()`: moves into GM overwrite again (DisableDmaAtomic.md)."""
+        self.regs.atomic = None
+
+    def set_fixpipe_nz2nd_flag(self, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
+        """`SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride)` (ND_PARA)."""
+        from .isa.fixpipe import set_fixpipe_nz2nd_flag
+
+        set_fixpipe_nz2nd_flag(self, ndNum, srcNdStride, dstNdStride)
+
+    def set_fixpipe_pre_quant_flag(self, config: int) -> None:
+        """`SetFixpipePreQuantFlag(config)` (QUANT_PRE)."""
+        from .isa.fixpipe import set_fixpipe_pre_quant_flag
+
+        set_fixpipe_pre_quant_flag(self, config)
+
+    def set_fixpipe_config(self, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
+                           is_unit_flag: bool = False) -> None:
+        """`SetFixPipeConfig([reluPre,] quantPre[, isUnitFlag])` (FPC: the quant tensor in the Fixpipe
+        Buffer)."""
+        from .isa.fixpipe import set_fixpipe_config
+
+        set_fixpipe_config(self, quant_pre, relu_pre, is_unit_flag)
+
+
+def scalar_type(instr: str, name: str, value: object, dtype: DType | str | None) -> DType:
+    """The T of a templated scalar argument: `dtype` if given, else the type of a numpy scalar `value`;
+    a plain Python number without `dtype` is refused rather than guessed."""
+    if dtype is not None:
+        return get_dtype(dtype)
+    dt = scalar_dtype(value)
+    if dt is None:
+        kind = "a bit pattern (Bits)" if isinstance(value, Bits) else f"a plain {type(value).__name__}"
+        raise ParamRangeError(f"{instr}: the type T of {name} is needed, but {name} is {kind} ({value!r}); "
+                              f"pass dtype=... or a numpy scalar such as np.float16({value!r})")
+    return dt
+
+
+def _store_initial(t: LocalTensor, data: object, raw: object) -> None:
+    """Write a new tensor's initial contents: values (`data`) or bit patterns (`raw`)."""
+    if raw is not None:
+        t.write_raw(raw)
+    elif data is not None:
+        t.write(data)
+
+
+def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padValue", basis: str = "") -> int:
+    """Bit pattern of a scalar argument (padValue, initValue, ...) as a T, re-raising an unrepresentable value
+    under the instruction's name (with the refusal's `basis` appended when given)."""
     try:
         return pad_pattern(dt, value)
     except ParamRangeError as e:
-        raise ParamRangeError(f"{instr}: padValue must be representable as {dt.name}, but got {value!r} "
-                              f"({e}) ({hw_cannot(f'the PADDING register holds a {dt.name} bit pattern')})"
-                              ) from None
+        tail = basis or hw_cannot(f"the {'PADDING ' if name == 'padValue' else ''}register holds a "
+                                  f"{dt.name} bit pattern")
+        raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got {value!r} "
+                              f"({e}) ({tail})") from None
 
 
 #: Chips whose C++ API cannot write the right FMATRIX bank (Load3DSetFMatrixBCal reports "not supported").

@@ -94,13 +94,24 @@ CALLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "MmadWithSparse": (("c", "a", "b"), (), True),
     "MmadMx": (("c", "a", "b"), ("bias",), True),
     "DataCopy": (("dst", "src"), (), True),
-    "Fixpipe": (("dst", "src"), (), True),
+    "DataCopyPad": (("dst", "src"), ("pad_params",), True),
+    "Fill": (("dst",), (), True),
+    "InitConstValue": (("dst",), (), True),
+    "Fixpipe": (("dst", "src"), ("workspace",), True),
     "SetFmatrix": ((), (), False),
     "SetLoadDataPaddingValue": ((), (), False),
     "SetLoadDataRepeat": ((), (), True),
     "SetLoadDataRepeatWithStride": ((), (), True),
     "SetLoadDataBoundary": ((), (), False),
+    "SetAtomicAdd": ((), (), False),
+    "SetAtomicNone": ((), (), False),
+    "DisableDmaAtomic": ((), (), False),
+    "SetFixpipeNz2ndFlag": ((), (), False),
+    "SetFixpipePreQuantFlag": ((), (), False),
+    "SetFixPipeConfig": (("quant_pre",), ("relu_pre",), False),
 }
+#: optional struct arguments besides `params` (not tensors): DataCopyPad's padParams, Load2DMX's mxParams
+_STRUCT_ARGS = {"mx_params": "LoadData2DMxParams", "pad_params": "DataCopyPadExtParams"}
 
 #: Fixpipe's FixpipeConfig template argument by C++ name (`config = "CFG_NZ"` in a Fixpipe step).
 FIXPIPE_CONFIGS = ("CFG_ROW_MAJOR", "CFG_NZ", "CFG_COLUMN_MAJOR")
@@ -292,6 +303,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
                                       f"known: {', '.join(CALLS)}")
     tensors, optional, takes_params = CALLS[call]
     allowed = {"call", *tensors, *optional, "note"}
+    if call == "DataCopyPad":
+        allowed.add("mode")
+        if "mode" in s and s["mode"] not in P.PaddingMode.__members__:
+            raise sc.error(f"{loc}.mode", f"expected one of {', '.join(P.PaddingMode.__members__)}, "
+                                          f"got {s['mode']!r}")
     if takes_params:
         allowed |= {"params", "config", "dst_pos", "src_pos"}
     allowed |= set(_SETTER_FIELDS.get(call, {}))
@@ -310,11 +326,14 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if arg not in s:
             raise sc.error(f"{loc}.{arg}", f"missing tensor argument of {call}")
     for arg in (*tensors, *optional):
-        if arg in s and arg != "mx_params":
+        if arg in s and arg not in _STRUCT_ARGS:
             _tensor_ref(sc, f"{loc}.{arg}", s[arg])
     for k, want in _SETTER_FIELDS.get(call, {}).items():
         if k in s:
             _check_field(sc, f"{loc}.{k}", s[k], want)
+    if call == "SetLoadDataPaddingValue" and "dtype" not in s:
+        raise sc.error(f"{loc}.dtype", "SetLoadDataPaddingValue needs dtype (the T of "
+                                       "SetLoadDataPaddingValue<T>); ascsim does not guess it")
     for k in ("dst_pos", "src_pos"):
         if k in s and s[k] not in POSITION_MEMORY:
             raise sc.error(f"{loc}.{k}", f"unknown TPosition {s[k]!r}; known: {', '.join(POSITION_MEMORY)}")
@@ -322,7 +341,7 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if s["config"] not in FIXPIPE_CONFIGS:
             raise sc.error(f"{loc}.config",
                            f"expected one of {', '.join(FIXPIPE_CONFIGS)}, got {s['config']!r}")
-    elif "config" in s:
+    elif "config" in s and "config" not in _SETTER_FIELDS.get(call, {}):  # SetFixpipePreQuantFlag's is an int
         _only(sc, f"{loc}.config", _expect(sc, f"{loc}.config", s["config"], dict, "a table"),
               {"isSetFMatrix", "isSetPadding"})
         for k, v in s["config"].items():
@@ -335,11 +354,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if wanted and type(p).__name__ not in wanted:
             raise sc.error(f"{loc}.params.type", f"{call} takes {' or '.join(wanted)}, "
                                                  f"got {type(p).__name__}")
-        if "mx_params" in s:
-            mx = _struct(sc, f"{loc}.mx_params", s["mx_params"])
-            if not isinstance(mx, P.LoadData2DMxParams):
-                raise sc.error(f"{loc}.mx_params.type",
-                               f"expected LoadData2DMxParams, got {type(mx).__name__}")
+        for part, want in _STRUCT_ARGS.items():
+            if part in s:
+                obj = _struct(sc, f"{loc}.{part}", s[part])
+                if type(obj).__name__ != want:
+                    raise sc.error(f"{loc}.{part}.type", f"expected {want}, got {type(obj).__name__}")
     return Step(i, call, s, loc)
 
 
@@ -352,8 +371,11 @@ _CALL_STRUCTS: dict[str, tuple[str, ...]] = {
     "Mmad": ("MmadParams",),
     "MmadWithSparse": ("MmadParams",),
     "MmadMx": ("MmadParams",),
-    "DataCopy": ("DataCopyParams", "Nd2NzParams", "Dn2NzParams"),
-    "Fixpipe": ("FixpipeParamsV220", "FixpipeParamsArch3510"),
+    "DataCopy": ("DataCopyParams", "Nd2NzParams", "Dn2NzParams", "DataCopyCO12DstParams"),
+    "DataCopyPad": ("DataCopyExtParams",),
+    "Fill": ("InitConstValueParams",),
+    "InitConstValue": ("InitConstValueParams",),
+    "Fixpipe": ("FixpipeParamsV220", "FixpipeParamsArch3510", "FixpipeParamsC310"),
     "SetLoadDataRepeat": ("LoadDataRepeatParam",),
     "SetLoadDataRepeatWithStride": ("LoadDataRepeatParamWithStride",),
 }
@@ -364,6 +386,9 @@ _SETTER_FIELDS: dict[str, dict[str, Any]] = {
     "SetFmatrix": {"l1H": int, "l1W": int, "padList": list[int], "mode": str},
     "SetLoadDataPaddingValue": {"value": float, "dtype": str},
     "SetLoadDataBoundary": {"value": int},
+    "SetAtomicAdd": {"dtype": str},
+    "SetFixpipeNz2ndFlag": {"ndNum": int, "srcNdStride": int, "dstNdStride": int},
+    "SetFixpipePreQuantFlag": {"config": int},
 }
 
 
@@ -515,7 +540,9 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
         lo, hi = _int_range(dt)
         return rng.integers(max(lo, arg.get("low", lo)), min(hi, arg.get("high", hi)) + 1, n)
     if kind == "values":
-        v = np.asarray(arg, dtype=np.float64).ravel()
+        v = np.asarray(arg).ravel()
+        if v.dtype.kind not in "iu":  # integers stay exact (64-bit quantisation words)
+            v = v.astype(np.float64)
         if v.size != n:
             raise sc.error(loc, f"values has {v.size} entries, the tensor needs {n}")
         return v
@@ -582,8 +609,9 @@ def build(sc: Scenario) -> ScenarioRun:
 
 
 def step_struct(sc: Scenario, step: Step, part: str = "params") -> Any:
-    """The struct a step passes as `params` (or `mx_params`), built exactly as `run_scenario` builds it."""
-    default = {"type": "LoadData2DMxParams"} if part == "mx_params" else None
+    """The struct a step passes as `params` (or `mx_params` / `pad_params`), built exactly as `run_scenario`
+    builds it; a missing `mx_params` / `pad_params` is the struct's default."""
+    default = {"type": _STRUCT_ARGS[part]} if part in _STRUCT_ARGS else None
     return _struct(sc, f"{step.line}.{part}", step.raw.get(part, default))
 
 
@@ -626,16 +654,33 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
         return core.mmad_with_sparse(_resolve(run, s["c"]), _resolve(run, s["a"]), _resolve(run, s["b"]), p)
     if call == "DataCopy":
         return core.data_copy(_resolve(run, s["dst"]), _resolve(run, s["src"]), p)
+    if call == "DataCopyPad":
+        return core.data_copy_pad(_resolve(run, s["dst"]), _resolve(run, s["src"]), p,
+                                  step_struct(sc, step, "pad_params"), P.PaddingMode[s.get("mode", "Normal")])
+    if call in ("Fill", "InitConstValue"):
+        return core.init_const_value(_resolve(run, s["dst"]), p, call)
     if call == "Fixpipe":
         cfg = getattr(P, s["config"]) if "config" in s else None
-        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg)
+        ws = _resolve(run, s["workspace"]) if "workspace" in s else None
+        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg, ws)
     if call == "SetFmatrix" and p is not None:
         core.set_fmatrix_bitmode(p, s.get("mode", "FMATRIX_LEFT"))
     elif call == "SetFmatrix":
         core.set_fmatrix(s.get("l1H", 0), s.get("l1W", 0), s.get("padList", [0, 0, 0, 0]),
                          s.get("mode", "FMATRIX_LEFT"))
     elif call == "SetLoadDataPaddingValue":
-        core.set_padding_value(s.get("value", 0), s.get("dtype", "half"))
+        core.set_padding_value(s.get("value", 0), s["dtype"])
+    elif call == "SetAtomicAdd":
+        core.set_atomic_add(s.get("dtype", "float"))
+    elif call in ("SetAtomicNone", "DisableDmaAtomic"):
+        core.set_atomic_none()
+    elif call == "SetFixpipeNz2ndFlag":
+        core.set_fixpipe_nz2nd_flag(s.get("ndNum", 1), s.get("srcNdStride", 0), s.get("dstNdStride", 0))
+    elif call == "SetFixpipePreQuantFlag":
+        core.set_fixpipe_pre_quant_flag(s.get("config", 0))
+    elif call == "SetFixPipeConfig":
+        relu = _resolve(run, s["relu_pre"]) if "relu_pre" in s else None
+        core.set_fixpipe_config(_resolve(run, s["quant_pre"]), relu)
     elif call in ("SetLoadDataRepeat", "SetLoadDataRepeatWithStride"):
         core.set_load_data_repeat(p)
     elif call == "SetLoadDataBoundary":
@@ -649,7 +694,7 @@ def _located(step: Step, e: Exception) -> str:
     m = re.match(r"^[\w<>]+: (\w+)", msg)
     s = step.raw
     if m:
-        for part in ("params", "mx_params"):
+        for part in ("params", *_STRUCT_ARGS):
             if isinstance(s.get(part), dict) and m.group(1) in s[part]:
                 return f"{step.line}.{part}.{m.group(1)}: {msg}"
         if m.group(1) in s:

@@ -181,6 +181,12 @@ class _ConfigWords(_Struct):
     def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
         return self.config1
 
+    def SetConfig0(self, config0: int) -> None:  # noqa: N802 - C++ spelling (kernel_operator_mm_bitmode_intf.h)
+        self._set_words(config0, self.config1)
+
+    def SetConfig1(self, config1: int) -> None:  # noqa: N802 - C++ spelling
+        self._set_words(self.config0, config1)
+
     def key(self) -> tuple:
         return (self.config0, self.config1)
 
