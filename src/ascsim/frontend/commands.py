@@ -103,7 +103,7 @@ def _summary(call) -> str:  # noqa: ANN001
 
 
 def traced_scenario(args: argparse.Namespace, workdir: Path):
-    """Run the kernel and load its trace as a scenario (for explain / draw)."""
+    """Run the kernel and load its trace as a scenario (for explain / draw); returns (scenario, call)."""
     from ..scenario import load_scenario
     from .emit import write_scenario
 
@@ -112,7 +112,7 @@ def traced_scenario(args: argparse.Namespace, workdir: Path):
     if not 0 <= args.call < n:
         raise AscsimError(f"{Path(args.file).name}: call {args.call} does not exist (the kernel made {n} "
                           "instruction and register calls; see `ascsim run`)")
-    return load_scenario(write_scenario(run, workdir / "trace.toml"))
+    return load_scenario(write_scenario(run, workdir / "trace.toml")), run.trace[args.call]
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -120,8 +120,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from ..scenario import run_scenario
 
     with tempfile.TemporaryDirectory() as d:
-        sc = traced_scenario(args, Path(d))
+        sc, call = traced_scenario(args, Path(d))
         run = run_scenario(sc, upto=args.call)
+        print(f"call {args.call}: {call.name} at {call.loc.short}")
         print(explain_step(run, args.call, dst_index=args.dst, fractal=args.fractal, part=args.part))
     return 0
 
@@ -131,7 +132,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     from ..scenario import run_scenario
 
     with tempfile.TemporaryDirectory() as d:
-        sc = traced_scenario(args, Path(d))
+        sc, _ = traced_scenario(args, Path(d))
         run = run_scenario(sc, upto=args.call)
         draw_step(run, args.call, args.out)
     print(f"wrote {args.out}")

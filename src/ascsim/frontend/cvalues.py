@@ -102,10 +102,10 @@ def convert(v: int | float | bool, t: CType) -> int | float | bool:
         if isinstance(v, float):
             if math.isnan(v) or math.isinf(v):
                 raise ConvError(f"{v} has no {t.name} value")
-            v = math.trunc(v)
             lo, hi = int_range(t)
-            if not lo <= v <= hi:
-                raise ConvError(f"{v} is outside the range of {t.name}")
+            if not lo <= math.trunc(v) <= hi:
+                raise ConvError(f"{v!r} is outside the range of {t.name}")
+            v = math.trunc(v)
         return wrap(int(v), t)
     v = float(v)
     if t is FLOAT:

@@ -42,8 +42,11 @@ class _Group:
     end: int
 
 
-def _key(t: LocalTensor) -> tuple:
-    return (t.memory.name, t.position, t.dtype.name)
+def _key(t: LocalTensor, run: KernelRun) -> tuple:
+    """Views of one memory, TPosition and element type share a scenario tensor; in GM, also of one kernel
+    parameter's buffer."""
+    buf = run.gm.buffer_at(t.offset) if t.position == "GM" else None
+    return (t.memory.name, t.position, t.dtype.name, buf.name if buf is not None else "")
 
 
 def _groups(run: KernelRun) -> dict[tuple, _Group]:
@@ -64,10 +67,10 @@ def _groups(run: KernelRun) -> dict[tuple, _Group]:
             if t.position == "GM" and call.report is not None:  # extend over what the call really read
                 for a in call_accesses(call.report, [], [t]):
                     hi = max(hi, a.end)
-            g = groups.get(_key(t))
+            g = groups.get(_key(t, run))
             if g is None:
                 name = _unique(root, used)
-                groups[_key(t)] = _Group(name, t.memory.name, t.position, t.dtype, lo, hi)
+                groups[_key(t, run)] = _Group(name, t.memory.name, t.position, t.dtype, lo, hi)
             else:
                 g.start, g.end = min(g.start, lo), max(g.end, hi)
     return groups
@@ -141,7 +144,7 @@ def scenario_data(run: KernelRun, data_dir: Path, rel: str) -> dict:
         s: dict[str, Any] = {}
         for k, v in call.step.items():
             if isinstance(v, LocalTensor):
-                g = groups[_key(v)]
+                g = groups[_key(v, run)]
                 s[k] = _ref(v, g)
                 if k in ("dst", "c") and g.mem == "GM":
                     written.add(g.name)
@@ -225,16 +228,20 @@ def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
 
     run = build(sc)
     gm = [n for n, t in sc.tensors.items() if t.position == "GM"]
-    params = ", ".join(f"GM_ADDR {n}_gm" for n in gm) or "void"
+    seeded = [n for n, t in sc.tensors.items() if t.position != "GM" and t.init is not None]
+    params = ", ".join(f"GM_ADDR {n}_addr" for n in gm) or "void"
     lines = [f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
-             f"// chip: {sc.chip}; GM parameters: {', '.join(gm) or 'none'} (bind with --gm NAME_gm=FILE)",
+             f"// chip: {sc.chip}; GM parameters: {', '.join(f'{n}_addr' for n in gm) or 'none'} (bind with --gm "
+             "NAME=FILE); a scenario's steps run one after another, hence a PipeBarrier<PIPE_ALL> after each",
+             *([f"// on-chip tensors with initial data (Kernel.run(preload=...)): {', '.join(seeded)}"]
+               if seeded else []),
              f'extern "C" __global__ __aicore__ void {entry}({params})', "{"]
     for n, spec in sc.tensors.items():
         t = run.tensors[n]
         ty = spec.dtype.name
         if spec.position == "GM":
             lines.append(f"    AscendC::GlobalTensor<{ty}> {n};")
-            lines.append(f"    {n}.SetGlobalBuffer((__gm__ {ty}*){n}_gm, {spec.length});")
+            lines.append(f"    {n}.SetGlobalBuffer((__gm__ {ty}*){n}_addr, {spec.length});")
         else:
             lines.append(f"    AscendC::LocalTensor<{ty}> {n}(AscendC::TPosition::{spec.position}, {t.offset}, "
                          f"{spec.length});")
@@ -243,5 +250,6 @@ def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
         lines.append("    {")
         lines += [f"        {ln}" for ln in step_to_cpp(sc, i).splitlines()]
         lines.append("    }")
+        lines.append("    AscendC::PipeBarrier<PIPE_ALL>();")
     lines.append("}")
     return "\n".join(lines) + "\n"

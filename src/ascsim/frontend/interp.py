@@ -294,10 +294,18 @@ class Interp:
         if t in ("type_identifier", "identifier"):
             return self._named_type(text(node), (), scope, node)
         if t == "qualified_identifier":
-            scope_node, name_node = fld(node, "scope"), fld(node, "name")
-            if scope_node is not None and text(scope_node) not in A.NAMESPACES:
-                raise self.w.unsupported(node, f"type '{text(node)}'")
-            return self.type_of(name_node, scope)
+            inner = node
+            while inner.type == "qualified_identifier":
+                scope_node = fld(inner, "scope")
+                if scope_node is not None and text(scope_node) not in A.NAMESPACES:
+                    raise self.w.unsupported(node, f"type '{text(node)}'")
+                inner = fld(inner, "name")
+            if inner.type == "template_type":
+                args = self.template_args(fld(inner, "arguments"), scope)
+                return self._named_type(text(fld(inner, "name")), tuple(args), scope, node)
+            if inner.type in ("type_identifier", "identifier"):
+                return self._named_type(text(inner), (), scope, node)
+            return self.type_of(inner, scope)
         if t == "template_type":
             name = text(fld(node, "name"))
             args = self.template_args(fld(node, "arguments"), scope)
@@ -380,6 +388,12 @@ class Interp:
         self.steps += 1
         if self.steps > STEP_LIMIT:
             raise self.err(node, f"the kernel ran more than {STEP_LIMIT:,} statements (a runaway loop?)")
+        try:
+            self._exec(node, scope)
+        except (RuntimeFault, ArithError, ConvError) as e:  # not located by an inner guard: the statement
+            raise self.err(node, str(e)) from None
+
+    def _exec(self, node: Node, scope: Scope) -> None:
         t = node.type
         if t == "expression_statement":
             e = node.named_children
@@ -614,6 +628,9 @@ class Interp:
 
     def new_instance(self, typ: TypeVal, args: list, node: Node) -> Instance:
         cls: ClassDef = typ.ref
+        base = next((c for c in cls.node.children if c.type == "base_class_clause"), None)
+        if base is not None:
+            raise self.w.unsupported(node, f"class inheritance ({cls.name} {text(base)})")
         bind = Scope(self.globals)
         tps = cls.template or []
         targs = list(typ.args)
@@ -814,7 +831,7 @@ class Interp:
 
     def _e_identifier(self, node: Node, scope: Scope) -> Any:
         c = self.lookup(text(node), scope, node)
-        return c.get() if hasattr(c, "get") else c
+        return self.guard(node, c.get) if hasattr(c, "get") else c
 
     def _e_qualified(self, node: Node, scope: Scope) -> Any:
         return self._qualified(node, scope)
@@ -869,6 +886,14 @@ class Interp:
                 return Num(lv, BOOL)
             right = fld(node, "right")
             return Num(_truth(self.eval(right, scope), right, self), BOOL)
+        typ = self._paren_type(left, scope) if op in ("-", "+", "*", "&") else None
+        if typ is not None:  # `(half)-1`: a C cast of a unary expression, which tree-sitter reads as `(x) - 1`
+            right = fld(node, "right")
+            v = self.eval(right, scope)
+            v = self.guard(node, lambda: unary(op, self._num(v, right))) if op in "-+" else None
+            if v is None:
+                raise self.w.unsupported(node, f"cast of a '{op}' expression")
+            return self.cast(typ, v, node, "C cast")
         a, b = self.eval(left, scope), self.eval(fld(node, "right"), scope)
         if isinstance(a, A.EnumVal) and isinstance(b, A.EnumVal) and op in ("==", "!="):
             return Num((a == b) == (op == "=="), BOOL)
@@ -880,6 +905,20 @@ class Interp:
             return binary(op, a, b)
         except (ArithError, ConvError) as e:
             raise self.err(node, str(e)) from None
+
+    def _paren_type(self, node: Node, scope: Scope) -> TypeVal | None:
+        """The type `(T)` names when a parenthesised lone identifier is a type, else None."""
+        if node.type != "parenthesized_expression":
+            return None
+        inner = named(node)
+        if len(inner) != 1 or inner[0].type != "identifier":
+            return None
+        name = text(inner[0])
+        c = scope.lookup(name)
+        if c is not None:
+            v = getattr(c, "value", None)
+            return v if isinstance(v, TypeVal) else None
+        return scalar_type(name) if name not in self.prog.globals else None
 
     def _num(self, v: Any, node: Node) -> Num:
         if isinstance(v, Num):

@@ -13,7 +13,6 @@ bound by name.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,11 +228,23 @@ class Kernel:
 
     # -- running ------------------------------------------------------------------------------------
     def run(self, gm: Mapping[str, Any] | None = None, template: Mapping[str, Any] | None = None,
-            entry: str | None = None, strict: bool = False) -> KernelRun:
-        """Launch the kernel once on a fresh Core of the kernel's chip."""
+            entry: str | None = None, strict: bool = False,
+            preload: Mapping[str, Mapping[int, bytes]] | None = None) -> KernelRun:
+        """Launch the kernel once on a fresh Core of the kernel's chip.
+
+        gm: kernel parameter -> input (array, bytes, file path, `Input`) or `Output`. template: the entry's
+        template arguments (ints, bools, type names) over those of the launch in main. preload: on-chip
+        memory -> {byte address: bytes} written before the kernel starts (fresh memory holds 0xCD, as a
+        real core holds whatever the last kernel left) — what `ascsim cpp --kernel` needs to reproduce a
+        scenario whose on-chip tensors start with data."""
         f = self.entry(entry)
         bindings = {k: _binding(k, v) for k, v in (gm or {}).items()}
         core = Core(self.chip, strict=strict)
+        for mem, chunks in (preload or {}).items():
+            m = core.memory(mem)
+            for addr, data in chunks.items():
+                m.check_range(addr, len(data), f"preload {mem}")
+                m.data[addr : addr + len(data)] = np.frombuffer(data, dtype=np.uint8)
         space = GmSpace(core, {k: (b.data if isinstance(b, Input) else None,
                                    len(b.data) if isinstance(b, Input) else b.nbytes)
                                for k, b in bindings.items()})
@@ -247,11 +258,8 @@ class Kernel:
         tvals = self._template(f, template or {})
         sync = SyncChecker(strict=strict)
         interp = Interp(self.program, self.where, core, sync, space)
-        with warnings.catch_warnings():
-            if not strict:
-                warnings.simplefilter("default")
-            interp.run_entry(f, tvals, args)
-            sync.finish()
+        interp.run_entry(f, tvals, args)
+        sync.finish()
         run = KernelRun(core, space, interp.trace, sync.reports, interp.warnings, bindings, f.name, tvals)
         for name, b in bindings.items():
             if isinstance(b, Output):
