@@ -85,6 +85,7 @@ def _enum_table() -> dict[str, Any]:
     t.update({"CFG_ROW_MAJOR": P.CFG_ROW_MAJOR, "CFG_NZ": P.CFG_NZ, "CFG_COLUMN_MAJOR": P.CFG_COLUMN_MAJOR,
               "IS_RESER_LOAD3D_DEFAULT_CONFIG": P.IS_RESER_LOAD3D_DEFAULT_CONFIG,
               "ONE_BLK_SIZE": Num(32, _INT), "BLOCK_CUBE": Num(16, _INT), "ONE_BLOCK_SIZE": Num(32, _INT),
+              "PAD_SIZE": Num(4, _INT),
               "NAN": Num(float("nan"), _FLOAT), "INFINITY": Num(float("inf"), _FLOAT)})
     return t
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import struct
 import warnings
+
+import numpy as np
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -1090,6 +1092,10 @@ class Interp:
             targs = self.template_args(targs_node, scope)
         elif name_node.type in ("identifier", "type_identifier"):
             name = text(name_node)
+        elif name_node.type in ("primitive_type", "sized_type_specifier"):  # uint32_t(x): a functional cast
+            return self.cast(self.type_of(name_node, scope), *[self.eval(a, scope) for a in argn], node,
+                             "functional cast") if len(argn) == 1 else self.construct(
+                self.type_of(name_node, scope), [self.eval(a, scope) for a in argn], node)
         else:
             raise self.w.unsupported(fnode, f"call through '{text(fnode)}'")
         qualified = t == "qualified_identifier"
@@ -1423,7 +1429,7 @@ class Interp:
         self.guard(node, lambda: self.sync.instruction(Call(m, "S", self.where(node).short,
                                                             [_acc(*a) for a in acc])))
         if m == "GetValue":
-            v = e.read(1)[0]
+            v = (e.bytes()[:8].view(t.dtype.value_dtype)[0] if t.dtype.bits == 64 else e.read(1)[0])
             ct = SCALARS.get(t.dtype.name)
             if ct is None:
                 raise self.err(node, f"GetValue on {t.dtype.name} is not supported by ascsim's C++ front-end")
@@ -1431,7 +1437,15 @@ class Interp:
         if len(args) != 2:
             raise self.err(node, "SetValue takes (index, value)")
         self.trace.append(TraceCall(len(self.trace), "SetValue", self.where(node), None, None, {}))
-        self.guard(node, lambda: e.write([A.plain(args[1])]))
+        ct = SCALARS.get(t.dtype.name)
+        if ct is None or not isinstance(args[1], Num):
+            raise self.err(node, f"SetValue of {_show(args[1])} into {t.dtype.name} is not supported by "
+                           "ascsim's C++ front-end")
+        v = self.guard(node, lambda: convert(args[1].v, ct))  # SetValue(index, T value): C++ converts to T
+        if t.dtype.bits == 64:  # the front-end's own 64-bit element types: bytes by numpy
+            e.bytes()[:8] = np.array([v], dtype=t.dtype.value_dtype).view(np.uint8)
+        else:
+            self.guard(node, lambda: e.write([v]))
         return None
 
     def _queue_method(self, q: Queue, m: str, targs: list, argn: list[Node], scope: Scope, node: Node) -> Any:
