@@ -15,9 +15,9 @@ import warnings
 
 import numpy as np
 import pytest
+from test_doc_examples_2d import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
 
 from ascsim.frontend import Kernel, Output
-from test_doc_examples_2d import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
 
 HELPERS = """
 __aicore__ inline uint32_t CeilDivision(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -26,7 +26,9 @@ __aicore__ inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) 
 constexpr uint32_t CUBE_BLOCK = 16;
 """
 
-KERNEL = HELPERS + """
+KERNEL = (
+    HELPERS
+    + """
 extern "C" __global__ __aicore__ void doc_example(GM_ADDR a1img, GM_ADDR b1img, GM_ADDR out)
 {
     AscendC::GlobalTensor<{T}> a1GM, b1GM;
@@ -45,11 +47,17 @@ extern "C" __global__ __aicore__ void doc_example(GM_ADDR a1img, GM_ADDR b1img, 
 {SNIPPET}
 }
 """
+)
 
 
 def _run(snippet: str, dtype: str, a1: np.ndarray, b1: np.ndarray, chip: str = "a2", context: str = ""):
-    src = (KERNEL.replace("{T}", dtype).replace("{A1}", str(a1.size)).replace("{B1}", str(b1.size))
-           .replace("{CONTEXT}", context).replace("{SNIPPET}", snippet))
+    src = (
+        KERNEL.replace("{T}", dtype)
+        .replace("{A1}", str(a1.size))
+        .replace("{B1}", str(b1.size))
+        .replace("{CONTEXT}", context)
+        .replace("{SNIPPET}", snippet)
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the examples write past their tensors on purpose (padding)
         run = Kernel("doc.cpp", chip, text_=src).run(gm={"a1img": a1, "b1img": b1})
@@ -61,7 +69,7 @@ def _l0(run, mem: str, dtype, n: int) -> np.ndarray:
     return run.core.memory(mem).data.view(dtype)[:n]
 
 
-# -- LoadDataWithTranspose.md 调用示例, blocks 2 (int8_t), 3 (half), 4 (float): m = 40, k = 70, n = 50 ---------
+# -- LoadDataWithTranspose.md 调用示例, blocks 2 (int8_t), 3 (half), 4 (float): m = 40, k = 70, n = 50
 
 LDWT_INT8 = """
 uint16_t m = 40, k = 70, n = 50;
@@ -91,8 +99,11 @@ for (int i = 0; i < CeilDivision(k, fractalShape[0] * fractalNum); ++i) {
     AscendC::LoadDataWithTranspose(b2Local[i * dstOffsetB], b1Local[i * srcOffsetB], loadDataParamsB);
 }
 """
-LDWT_HALF = (LDWT_INT8.replace("sizeof(int8_t)", "sizeof(half)").replace("fractalNum = 2", "fractalNum = 1")
-             .replace("loadDataParamsB.dstGap = 1;", "loadDataParamsB.dstGap = 0;"))
+LDWT_HALF = (
+    LDWT_INT8.replace("sizeof(int8_t)", "sizeof(half)")
+    .replace("fractalNum = 2", "fractalNum = 1")
+    .replace("loadDataParamsB.dstGap = 1;", "loadDataParamsB.dstGap = 0;")
+)
 LDWT_FLOAT = """
 uint32_t m = 40, k = 70, n = 50;
 uint32_t fractalShape[2] = {16, 32 / sizeof(float)};
@@ -125,8 +136,11 @@ M, K, N = 40, 70, 50
 _NP = {"int8_t": np.int8, "half": np.float16, "float": np.float32}
 
 
-@pytest.mark.parametrize(("dtype", "snippet"), [("int8_t", LDWT_INT8), ("half", LDWT_HALF), ("float", LDWT_FLOAT)],
-                         ids=["int8", "half", "float"])
+@pytest.mark.parametrize(
+    ("dtype", "snippet"),
+    [("int8_t", LDWT_INT8), ("half", LDWT_HALF), ("float", LDWT_FLOAT)],
+    ids=["int8", "half", "float"],
+)
 def test_load_data_with_transpose_examples(dtype: str, snippet: str) -> None:
     """The L1 images are the layouts the snippets' offsets imply (b8/b16: Nz(Aᵀ) and Nz(B) with K rows
     padded to whole squares; b32: Zz(Aᵀ), Zz(B) with 16x8 fractals, 约束说明); L0A must hold Zz(A), L0B
@@ -152,7 +166,7 @@ def test_load_data_with_transpose_examples(dtype: str, snippet: str) -> None:
     np.testing.assert_array_equal(_l0(run, "L0B", _NP[dtype], want_b.size), want_b)
 
 
-# -- LoadData_2D.md 调用示例 一 (A [m, k], no transpose) and 二 (A given as [k, m], ifTranspose) ---------------
+# -- LoadData_2D.md 调用示例 一 (A [m, k], no transpose) and 二 (A given as [k, m], ifTranspose)
 
 LOAD2D_1 = """
 uint32_t dstOffset = CeilDivision(k, fractalShape[1]) * fractalSize;
@@ -192,12 +206,14 @@ def test_load_data_2d_examples(transposed: bool) -> None:
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float16)
     src = pad2(a.T, 80, 48) if transposed else pad2(a, 48, 80)
     a1 = nz(src, 16)
-    run = _run(LOAD2D_2 if transposed else LOAD2D_1, "half", a1, np.zeros(16, np.float16), context=CONTEXT_HALF)
+    run = _run(
+        LOAD2D_2 if transposed else LOAD2D_1, "half", a1, np.zeros(16, np.float16), context=CONTEXT_HALF
+    )
     want = zz(pad2(a, 48, 80), 16)
     np.testing.assert_array_equal(_l0(run, "L0A", np.float16, want.size), want)
 
 
-# -- LoadData_3D.md 调用示例: float A given as [k, m] (Nz), Load3D v2 with enTranspose writes Zz(A) -------------
+# -- LoadData_3D.md 调用示例: float A given as [k, m] (Nz), Load3D v2 with enTranspose writes Zz(A)
 
 LOAD3D_FLOAT = """
 AscendC::LoadData3DParamsV2<T> loadDataParams;
@@ -226,15 +242,22 @@ def test_load3d_transposed_float_example() -> None:
     rng = np.random.default_rng(12)
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float32)
     a1 = nz(pad2(a.T, cdiv(K, 16) * 16, cdiv(M, 8) * 8), 8)
-    context = ("    using T = float;\n    uint32_t m = 40, k = 70;\n    uint32_t fractalShape[2] = {16, 8};\n"
-               "    uint32_t fractalNum = 2;\n")
-    run = _run(LOAD3D_FLOAT.replace("<T>", "<float>"), "float", a1, np.zeros(8, np.float32),
-               context=context.replace("    using T = float;\n", ""))
+    context = (
+        "    using T = float;\n    uint32_t m = 40, k = 70;\n    uint32_t fractalShape[2] = {16, 8};\n"
+        "    uint32_t fractalNum = 2;\n"
+    )
+    run = _run(
+        LOAD3D_FLOAT.replace("<T>", "<float>"),
+        "float",
+        a1,
+        np.zeros(8, np.float32),
+        context=context.replace("    using T = float;\n", ""),
+    )
     got = unlayout(_l0(run, "L0A", np.float32, 48 * 80), zz, 40, 80, 8)
     np.testing.assert_array_equal(got[:, :K], a)
 
 
-# -- LoadData_2D_V2.md 调用示例 (950): half A Nz -> Nz ------------------------------------------------------------
+# -- LoadData_2D_V2.md 调用示例 (950): half A Nz -> Nz
 
 LOAD2D_V2 = """
 uint32_t m = 40;
@@ -260,7 +283,7 @@ def test_load_data_2d_v2_example_950() -> None:
     np.testing.assert_array_equal(_l0(run, "L0A", np.float16, a1.size), a1)  # 950's L0A is Nz
 
 
-# -- SetFmatrix.md 调用示例 (both __NPU_ARCH__ branches): B via FMATRIX + Load3D into L0B -------------------------
+# -- SetFmatrix.md 调用示例 (both __NPU_ARCH__ branches): B via FMATRIX + Load3D into L0B
 
 SETFMATRIX = """
     AscendC::LoadData3DParamsV2<U> loadData3dParams;
@@ -312,13 +335,19 @@ def test_set_fmatrix_example(chip: str) -> None:
     # [c1, h, w=0, c0] = value of output (h) for channel c: here h runs over K rows of B, channels over N.
     b1 = b.reshape(k_, n_ // 16, 16).transpose(1, 0, 2).ravel()
     context = "    using U = half;\n    uint32_t K = 32, N = 32;\n"
-    run = _run(SETFMATRIX.replace("<U>", "<half>").replace("<U, ", "<half, "), "half", np.zeros(16, np.float16),
-               b1, chip=chip, context=context.replace("    using U = half;\n", ""))
+    run = _run(
+        SETFMATRIX.replace("<U>", "<half>").replace("<U, ", "<half, "),
+        "half",
+        np.zeros(16, np.float16),
+        b1,
+        chip=chip,
+        context=context.replace("    using U = half;\n", ""),
+    )
     want = zn(b, 16)
     np.testing.assert_array_equal(_l0(run, "L0B", np.float16, want.size), want)
 
 
-# -- MmadWithSparse.md 调用示例: 128 x 64 x 128 int8 --------------------------------------------------------------
+# -- MmadWithSparse.md 调用示例: 128 x 64 x 128 int8
 
 SPARSE = """
 uint32_t m = 128;
@@ -341,7 +370,9 @@ def test_mmad_with_sparse_example() -> None:
             b[4 * g + np.setdiff1d(np.arange(4), keep), j] = 0
     dense, codes = doc_densify(b)
     idx = (zn(codes, 32).reshape(-1, 4) * 4 ** np.arange(4)).sum(axis=1).astype(np.uint8)
-    src = HELPERS + f"""
+    src = (
+        HELPERS
+        + f"""
 extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c)
 {{
     AscendC::GlobalTensor<int8_t> aGM, bGM;
@@ -362,7 +393,8 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_AD
     AscendC::DataCopy(idxB1Local, idxGM, {idx.size});
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LoadData(a2Local, a1Local, AscendC::LoadData2DParams{{0, {m * k // 512}, 1, 0, 0, false, 0}});
-    AscendC::LoadDataWithSparse(b2Local, b1Local, idxB1Local, AscendC::LoadData2DParams{{0, {dense.size // 512}, 1, 0, 0, false, 0}});
+    AscendC::LoadDataWithSparse(b2Local, b1Local, idxB1Local,
+                                AscendC::LoadData2DParams{{0, {dense.size // 512}, 1, 0, 0, false, 0}});
     AscendC::PipeBarrier<PIPE_ALL>();
 {SPARSE}
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -374,12 +406,14 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_AD
     AscendC::Fixpipe(cGM, c1Local, fp);
 }}
 """
-    run = Kernel("sparse.cpp", "a2", text_=src).run(gm={"a": zz(a, 32), "b": zn(dense, 32), "idx": idx,
-                                                       "c": Output("int32_t", (m, n))})
+    )
+    run = Kernel("sparse.cpp", "a2", text_=src).run(
+        gm={"a": zz(a, 32), "b": zn(dense, 32), "idx": idx, "c": Output("int32_t", (m, n))}
+    )
     np.testing.assert_array_equal(run.outputs["c"], a.astype(np.int64) @ b.astype(np.int64))
 
 
-# -- Fixpipe（L0C到GM数据搬运）.md 调用示例 (both branches) and DataCopy ND2NZ 调用示例 --------------------------
+# -- Fixpipe（L0C到GM数据搬运）.md 调用示例 (both branches) and DataCopy ND2NZ 调用示例
 
 FIXPIPE_DECL = """
         AscendC::GlobalTensor<outputType> cGM;
@@ -426,28 +460,38 @@ def test_datacopy_nd2nz_then_fixpipe_examples(chip: str) -> None:
     rng = np.random.default_rng(16)
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float16)
     cm = rng.integers(-1000, 1000, (M, N)).astype(np.float32)
-    src = HELPERS + """
+    src = (
+        HELPERS
+        + """
 template <class outputType, class l0cType>
 class KernelFixpipe {
 public:
     __aicore__ inline void Init(GM_ADDR a, GM_ADDR c)
     {
         aGM.SetGlobalBuffer((__gm__ half*)a, m * k);
-""" + FIXPIPE_INIT + """
+"""
+        + FIXPIPE_INIT
+        + """
     }
     __aicore__ inline void CopyIn()
     {
         AscendC::LocalTensor<half> a1Local(AscendC::TPosition::A1, 0, 48 * 80);
-""" + ND2NZ + """
+"""
+        + ND2NZ
+        + """
     }
     __aicore__ inline void CopyOut(AscendC::LocalTensor<l0cType>& c)
     {
-""" + FIXPIPE + """
+"""
+        + FIXPIPE
+        + """
     }
     uint32_t m = 40, k = 70, baseM = 40, baseN = 50;
     uint32_t fractalShape[2] = {16, 16};
     AscendC::GlobalTensor<half> aGM;
-""" + FIXPIPE_DECL + """
+"""
+        + FIXPIPE_DECL
+        + """
 };
 extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR c)
 {
@@ -458,8 +502,13 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR c)
     op.CopyOut(l0c);
 }
 """
-    run = Kernel("fix.cpp", chip, text_=src).run(gm={"a": a, "c": Output("float", (M, N))},
-                                                 preload={"L0C": {0: nz(cm, 16).astype(np.float32).tobytes()}})
+    )
+    run = Kernel("fix.cpp", chip, text_=src).run(
+        gm={"a": a, "c": Output("float", (M, N))},
+        preload={"L0C": {0: nz(cm, 16).astype(np.float32).tobytes()}},
+    )
     # ND2NZ writes the nValue rows (columns past dValue zero-filled to the C0 block); rows 40..47 untouched
-    np.testing.assert_array_equal(unlayout(_l0(run, "L1", np.float16, 48 * 80), nz, 40, 80, 16), pad2(a, 40, 80))
+    np.testing.assert_array_equal(
+        unlayout(_l0(run, "L1", np.float16, 48 * 80), nz, 40, 80, 16), pad2(a, 40, 80)
+    )
     np.testing.assert_array_equal(run.outputs["c"], cm)

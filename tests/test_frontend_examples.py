@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-
-from ascsim.frontend import Output, load_kernel
 from test_doc_examples_2d import doc_densify, zn
 from test_mx import mx_reference, random_codes
+
+from ascsim.frontend import Output, load_kernel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -47,17 +47,18 @@ def _conv_inputs(c=32, h=8, w=8, cout=32, kh=3, kw=3, seed=1):
     rng = np.random.default_rng(seed)
     x = rng.integers(-2, 3, (1, c, h, w)).astype(np.float16)
     wt = rng.integers(-2, 3, (cout, c, kh, kw)).astype(np.float16)
-    x_l1 = x[0].reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1)            # NC1HWC0
+    x_l1 = x[0].reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1)  # NC1HWC0
     k = c * kh * kw
-    b = np.zeros((k, cout), dtype=np.float16)                              # img2col column order
+    b = np.zeros((k, cout), dtype=np.float16)  # img2col column order
     for ci in range(c):
         cs = ci // 16 * 16
         for i in range(kh):
             for j in range(kw):
                 b[kh * kw * cs + (i * kw + j) * 16 + (ci - cs)] = wt[:, ci, i, j]
-    b_l1 = b.T.reshape(cout // 16, 16, k).transpose(0, 2, 1)               # B^T as NC1HWC0, H = 1, W = K
-    y = torch.nn.functional.conv2d(torch.tensor(x, dtype=torch.float32), torch.tensor(wt, dtype=torch.float32),
-                                   padding=1)
+    b_l1 = b.T.reshape(cout // 16, 16, k).transpose(0, 2, 1)  # B^T as NC1HWC0, H = 1, W = K
+    y = torch.nn.functional.conv2d(
+        torch.tensor(x, dtype=torch.float32), torch.tensor(wt, dtype=torch.float32), padding=1
+    )
     return x_l1, b_l1, y[0].permute(1, 2, 0).reshape(-1, cout).numpy()
 
 
@@ -67,7 +68,8 @@ def test_conv2d_tiled_matches_torch(chip: str) -> None:
     tile, on A2 (Zz L0A, FixpipeParamsV220) and 950 (Nz L0A, FixpipeParamsArch3510 via __NPU_ARCH__)."""
     x_l1, b_l1, ref = _conv_inputs()
     run = load_kernel(EXAMPLES / "conv2d_tiled.cpp", chip=chip).run(
-        gm={"x": x_l1, "w": b_l1, "y": Output("float", (64, 32))})
+        gm={"x": x_l1, "w": b_l1, "y": Output("float", (64, 32))}
+    )
     np.testing.assert_array_equal(run.outputs["y"], ref)
     assert run.sync_reports == []
     assert sum(c.name == "Mmad" for c in run.trace) == 6
@@ -85,7 +87,8 @@ def test_sparse_matmul_matches_numpy() -> None:
     dense, codes = doc_densify(b)
     packed = (zn(codes, 32).reshape(-1, 4) * 4 ** np.arange(4)).sum(axis=1).astype(np.uint8)
     run = load_kernel(EXAMPLES / "sparse_matmul.cpp", chip="a2").run(
-        gm={"a": a, "b": zn(dense, 32).astype(np.int8), "idx": packed, "c": Output("int32_t", (m, n))})
+        gm={"a": a, "b": zn(dense, 32).astype(np.int8), "idx": packed, "c": Output("int32_t", (m, n))}
+    )
     np.testing.assert_array_equal(run.outputs["c"], a.astype(np.int64) @ b.astype(np.int64))
     assert run.sync_reports == []
 
@@ -99,9 +102,11 @@ def test_mx_matmul_matches_formula() -> None:
     sa = rng.integers(120, 134, (m, k // 32)).astype(np.uint8)
     sb = rng.integers(120, 134, (k // 32, n)).astype(np.uint8)
     run = load_kernel(EXAMPLES / "mx_matmul.cpp", chip="950").run(
-        gm={"a": a, "b": b.T.copy(), "sa": sa, "sb": sb.T.copy(), "c": Output("float", (m, n))})
-    np.testing.assert_array_equal(run.outputs["c"], mx_reference("fp8_e4m3fn_t", "fp8_e5m2_t", a, sa, b, sb)
-                                  .astype(np.float32))
+        gm={"a": a, "b": b.T.copy(), "sa": sa, "sb": sb.T.copy(), "c": Output("float", (m, n))}
+    )
+    np.testing.assert_array_equal(
+        run.outputs["c"], mx_reference("fp8_e4m3fn_t", "fp8_e5m2_t", a, sa, b, sb).astype(np.float32)
+    )
     assert run.sync_reports == []
 
 
@@ -112,10 +117,26 @@ def test_command_line_run_writes_the_output(tmp_path: Path) -> None:
     np.save(tmp_path / "a.npy", a)
     np.save(tmp_path / "b.npy", b)
     out = tmp_path / "c.npy"
-    r = subprocess.run([sys.executable, "-m", "ascsim", "run", str(EXAMPLES / "matmul_pingpong.cpp"), "--chip", "a2",
-                        "--gm", f"a={tmp_path / 'a.npy'}", "--gm", f"b={tmp_path / 'b.npy'}",
-                        "--gm", f"c={out}:float:32x32"], capture_output=True, text=True,
-                       env={"PYTHONPATH": str(SRC), "PATH": ""})
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ascsim",
+            "run",
+            str(EXAMPLES / "matmul_pingpong.cpp"),
+            "--chip",
+            "a2",
+            "--gm",
+            f"a={tmp_path / 'a.npy'}",
+            "--gm",
+            f"b={tmp_path / 'b.npy'}",
+            "--gm",
+            f"c={out}:float:32x32",
+        ],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     assert "[0] DataCopy (matmul_pingpong.cpp:78)" in r.stdout
@@ -129,8 +150,10 @@ def test_bin_output_and_raw_input(tmp_path: Path) -> None:
     b.tofile(tmp_path / "b.bin")
     from ascsim.frontend import parse_gm
 
-    gm = dict(parse_gm(s) for s in (f"a={tmp_path / 'a.bin'}", f"b={tmp_path / 'b.bin'}",
-                                    f"c={tmp_path / 'c.bin'}:float:32x32"))
+    gm = dict(
+        parse_gm(s)
+        for s in (f"a={tmp_path / 'a.bin'}", f"b={tmp_path / 'b.bin'}", f"c={tmp_path / 'c.bin'}:float:32x32")
+    )
     run = load_kernel(EXAMPLES / "matmul_tque.cpp").run(gm=gm)
     assert run.save_outputs() == [tmp_path / "c.bin"]
     np.testing.assert_array_equal(np.fromfile(tmp_path / "c.bin", dtype=np.float32).reshape(32, 32), ref)

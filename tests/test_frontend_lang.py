@@ -19,9 +19,25 @@ from ascsim.frontend.cvalues import INT32, UINT16, UINT32, Num, binary, common, 
 PROBE = "    AscendC::LocalTensor<int64_t> probe(AscendC::TPosition::A1, 0, 64);\n"
 
 
-def _probe(body: str, pre: str = "", chip: str = "a2", n: int = 16, defines=None, main: str = "",
-           entry_tpl: str = "", template=None) -> list[int]:
-    src = (pre + entry_tpl + 'extern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n' + PROBE + body + "}\n" + main)
+def _probe(
+    body: str,
+    pre: str = "",
+    chip: str = "a2",
+    n: int = 16,
+    defines=None,
+    main: str = "",
+    entry_tpl: str = "",
+    template=None,
+) -> list[int]:
+    src = (
+        pre
+        + entry_tpl
+        + 'extern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
+        + PROBE
+        + body
+        + "}\n"
+        + main
+    )
     if entry_tpl:
         src = src.replace('extern "C" __global__', "__global__")
     with warnings.catch_warnings():
@@ -187,8 +203,10 @@ def test_tpipe_buffer_addresses() -> None:
     probe.SetValue(15, a1.GetSize());
 """
     body = body.replace("probe(AscendC::TPosition::A1, 0, 64)", "")
-    src = ('extern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
-           "    AscendC::LocalTensor<int64_t> probe(AscendC::TPosition::A1, 4096, 64);\n" + body + "}\n")
+    src = (
+        'extern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
+        "    AscendC::LocalTensor<int64_t> probe(AscendC::TPosition::A1, 4096, 64);\n" + body + "}\n"
+    )
     run = Kernel("k.cpp", "a2", text_=src).run()
     got = run.core.memory("L1").data[4096 : 4096 + 128].view(np.int64)[8:16].tolist()
     assert got == [0, 128, 0, 256, 0, 320, 16, 64]
@@ -206,8 +224,11 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b)
     AscendC::DataCopy(t, g, AscendC::DataCopyParams{1, 4, 0, 0});
 }
 """
-    with pytest.warns(HazardWarning, match=r"^k.cpp:7:5: DataCopy: reads 128 B from GM@0x0, past the source "
-                                           r"LocalTensor \(64 B\)"):
+    with pytest.warns(
+        HazardWarning,
+        match=r"^k.cpp:7:5: DataCopy: reads 128 B from GM@0x0, past the source "
+        r"LocalTensor \(64 B\)",
+    ):
         run = Kernel("k.cpp", "a2", text_=src).run(gm={"a": np.arange(32, dtype=np.float16)})
     got = run.core.memory("L1").data[:64].view(np.float16)
     np.testing.assert_array_equal(got, np.arange(32, dtype=np.float16))

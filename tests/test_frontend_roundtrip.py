@@ -62,7 +62,9 @@ def _pingpong():
     rng = np.random.default_rng(7)
     a = rng.integers(-4, 5, (32, 128)).astype(np.float16)
     b = rng.integers(-4, 5, (128, 32)).astype(np.float16)
-    return load_kernel(EXAMPLES / "matmul_pingpong.cpp").run(gm={"a": a, "b": b, "c": Output("float", (32, 32))})
+    return load_kernel(EXAMPLES / "matmul_pingpong.cpp").run(
+        gm={"a": a, "b": b, "c": Output("float", (32, 32))}
+    )
 
 
 def test_kernel_to_scenario_and_back(tmp_path: Path) -> None:
@@ -83,23 +85,44 @@ def test_emit_scenario_from_the_command_line(tmp_path: Path, capsys) -> None:
     np.save(tmp_path / "a.npy", rng.integers(-4, 5, (32, 128)).astype(np.float16))
     np.save(tmp_path / "b.npy", rng.integers(-4, 5, (128, 32)).astype(np.float16))
     out = tmp_path / "t.toml"
-    rc = main(["run", str(EXAMPLES / "matmul_tque.cpp"), "-q", "--gm", f"a={tmp_path / 'a.npy'}",
-               "--gm", f"b={tmp_path / 'b.npy'}", "--gm", f"c={tmp_path / 'c.npy'}:float:32x32",
-               "--emit-scenario", str(out)])
+    rc = main(
+        [
+            "run",
+            str(EXAMPLES / "matmul_tque.cpp"),
+            "-q",
+            "--gm",
+            f"a={tmp_path / 'a.npy'}",
+            "--gm",
+            f"b={tmp_path / 'b.npy'}",
+            "--gm",
+            f"c={tmp_path / 'c.npy'}:float:32x32",
+            "--emit-scenario",
+            str(out),
+        ]
+    )
     assert rc == 0
     assert (tmp_path / "t_data" / "aGM.bin").exists()
     capsys.readouterr()
     assert main(["run", str(out), "-q", "--out", str(tmp_path / "o")]) == 0
-    np.testing.assert_array_equal(np.load(tmp_path / "o" / "cGM.npy").reshape(32, 32), np.load(tmp_path / "c.npy"))
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "o" / "cGM.npy").reshape(32, 32), np.load(tmp_path / "c.npy")
+    )
 
 
 def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
-    """`ascsim explain kernel.cpp --call N` runs the kernel, and explains its N-th call like a scenario step."""
+    """`ascsim explain kernel.cpp --call N` runs the kernel and explains its N-th call like a scenario
+    step; `ascsim draw` draws it."""
     rng = np.random.default_rng(9)
     np.save(tmp_path / "a.npy", rng.integers(-4, 5, (32, 128)).astype(np.float16))
     np.save(tmp_path / "b.npy", rng.integers(-4, 5, (128, 32)).astype(np.float16))
-    gm = ["--gm", f"a={tmp_path / 'a.npy'}", "--gm", f"b={tmp_path / 'b.npy'}",
-          "--gm", f"c={tmp_path / 'c.npy'}:float:32x32"]
+    gm = [
+        "--gm",
+        f"a={tmp_path / 'a.npy'}",
+        "--gm",
+        f"b={tmp_path / 'b.npy'}",
+        "--gm",
+        f"c={tmp_path / 'c.npy'}:float:32x32",
+    ]
     assert main(["explain", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "4", "--fractal", "0", *gm]) == 0
     out = capsys.readouterr().out
     assert out.startswith("call 4: LoadDataWithTranspose at matmul_pingpong.cpp:107")
@@ -108,4 +131,6 @@ def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
     assert main(["draw", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "4", "-o", str(svg), *gm]) == 0
     assert svg.read_text().startswith("<?xml")
     assert main(["explain", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "99", *gm]) == 2
-    assert "call 99 does not exist (the kernel made 23 instruction and register calls" in capsys.readouterr().err
+    assert (
+        "call 99 does not exist (the kernel made 23 instruction and register calls" in capsys.readouterr().err
+    )

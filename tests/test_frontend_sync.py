@@ -56,12 +56,16 @@ def test_missing_waitflag_is_a_read_after_write_naming_both_lines() -> None:
     reps = _run(text, "pp.cpp").sync_reports
     raw = [r for r in reps if r.kind == "RAW"]
     copy_a, load_a = _line(text, "DataCopy(a1, aGM"), _line(text, "AscendC::LoadData(a2[")
-    assert raw[0].message.startswith(f"pp.cpp:{load_a}: LoadData (MTE1) reads L1 [0, 1536) written by DataCopy "
-                                     f"at pp.cpp:{copy_a} (MTE2) with no WaitFlag<MTE2_MTE1> between them")
+    assert raw[0].message.startswith(
+        f"pp.cpp:{load_a}: LoadData (MTE1) reads L1 [0, 1536) written by DataCopy "
+        f"at pp.cpp:{copy_a} (MTE2) with no WaitFlag<MTE2_MTE1> between them"
+    )
     assert raw[0].count == 8  # every LoadData of A in the loop
     unpaired = [r for r in reps if r.kind == "unpaired-set"]
-    assert unpaired and unpaired[0].message.startswith(f"pp.cpp:{_line(text, 'SetFlag<AscendC::HardEvent::MTE2_MTE1>')}"
-                                                       f": SetFlag<MTE2_MTE1>(0) has no matching WaitFlag")
+    assert unpaired and unpaired[0].message.startswith(
+        f"pp.cpp:{_line(text, 'SetFlag<AscendC::HardEvent::MTE2_MTE1>')}"
+        f": SetFlag<MTE2_MTE1>(0) has no matching WaitFlag"
+    )
 
 
 def test_reused_l0a_buffer_in_the_ping_pong_loop_is_a_write_after_read() -> None:
@@ -71,8 +75,10 @@ def test_reused_l0a_buffer_in_the_ping_pong_loop_is_a_write_after_read() -> None
     reps = _run(text, "pp.cpp").sync_reports
     war = [r for r in reps if r.kind == "WAR"]
     load, mmad = _line(text, "AscendC::LoadData(a2["), _line(text, "AscendC::Mmad(c1, a2, b2")
-    assert war[0].message == (f"pp.cpp:{load}: LoadData (MTE1) writes L0A [0, 1024) read by Mmad at pp.cpp:{mmad} "
-                              "(M) with no WaitFlag<M_MTE1> between them")
+    assert war[0].message == (
+        f"pp.cpp:{load}: LoadData (MTE1) writes L0A [0, 1024) read by Mmad at pp.cpp:{mmad} "
+        "(M) with no WaitFlag<M_MTE1> between them"
+    )
     assert war[0].lines == (f"pp.cpp:{load}", f"pp.cpp:{mmad}")
     assert any(r.kind == "WAR" and "LoadDataWithTranspose (MTE1) writes L0B" in r.message for r in reps)
     assert any(r.kind == "double-set" for r in reps)  # the priming SetFlag is set again
@@ -83,8 +89,9 @@ def test_ping_and_pong_at_one_address_is_a_write_after_read() -> None:
     what the Mmad of tile t still reads, although each buffer's own flags are paired correctly."""
     text = PINGPONG.replace("L0_BUF = 32 * 1024;", "L0_BUF = 0;")
     war = [r for r in _run(text, "pp.cpp").sync_reports if r.kind == "WAR"]
-    assert war and war[0].message.startswith(f"pp.cpp:{_line(text, 'AscendC::LoadData(a2[')}: LoadData (MTE1) writes "
-                                             "L0A [0, 1024) read by Mmad")
+    assert war and war[0].message.startswith(
+        f"pp.cpp:{_line(text, 'AscendC::LoadData(a2[')}: LoadData (MTE1) writes L0A [0, 1024) read by Mmad"
+    )
 
 
 MISSING_DEQUE = """
@@ -119,9 +126,13 @@ def test_missing_deque_is_reported_with_both_lines() -> None:
     reps = _run(text, "q.cpp").sync_reports
     copy, load, enque = _line(text, "DataCopy(a1"), _line(text, "LoadData(a2"), _line(text, "qA1.EnQue")
     assert [r.kind for r in reps] == ["RAW", "never-dequeued"]
-    assert reps[0].message == (f"q.cpp:{load}: LoadData (MTE1) reads L1 [0, 2048) written by DataCopy at "
-                               f"q.cpp:{copy} (MTE2) with no WaitFlag<MTE2_MTE1> between them")
-    assert reps[1].message.startswith(f"q.cpp:{enque}: EnQue puts a tensor in the queue that no DeQue takes out")
+    assert reps[0].message == (
+        f"q.cpp:{load}: LoadData (MTE1) reads L1 [0, 2048) written by DataCopy at "
+        f"q.cpp:{copy} (MTE2) with no WaitFlag<MTE2_MTE1> between them"
+    )
+    assert reps[1].message.startswith(
+        f"q.cpp:{enque}: EnQue puts a tensor in the queue that no DeQue takes out"
+    )
     assert _run(MISSING_DEQUE.replace("DEQUE", "a1 = qA1.DeQue<half>();")).sync_reports == []
 
 
@@ -137,12 +148,27 @@ def test_command_line_prints_findings_and_strict_exits_2(tmp_path: Path) -> None
     rng = np.random.default_rng(0)
     np.save(tmp_path / "a.npy", rng.integers(-4, 5, (32, 128)).astype(np.float16))
     np.save(tmp_path / "b.npy", rng.integers(-4, 5, (128, 32)).astype(np.float16))
-    args = [sys.executable, "-m", "ascsim", "run", str(k), "-q", "--gm", f"a={tmp_path / 'a.npy'}",
-            "--gm", f"b={tmp_path / 'b.npy'}", "--gm", f"c={tmp_path / 'c.npy'}:float:32x32"]
+    args = [
+        sys.executable,
+        "-m",
+        "ascsim",
+        "run",
+        str(k),
+        "-q",
+        "--gm",
+        f"a={tmp_path / 'a.npy'}",
+        "--gm",
+        f"b={tmp_path / 'b.npy'}",
+        "--gm",
+        f"c={tmp_path / 'c.npy'}:float:32x32",
+    ]
     env = {"PYTHONPATH": str(SRC), "PATH": ""}
     r = subprocess.run(args, capture_output=True, text=True, env=env)
     assert r.returncode == 0
-    assert "pp.cpp:" in r.stderr and ": warning: LoadData (MTE1) reads L1 [0, 1536) written by DataCopy" in r.stderr
+    assert (
+        "pp.cpp:" in r.stderr
+        and ": warning: LoadData (MTE1) reads L1 [0, 1536) written by DataCopy" in r.stderr
+    )
     assert "(8 times)" in r.stderr
     r = subprocess.run(args + ["--strict"], capture_output=True, text=True, env=env)
     assert r.returncode == 2
@@ -210,7 +236,9 @@ def test_unpaired_wait_and_double_set() -> None:
         s.set_flag("M_FIX", 1, "k:3")
         s.finish()
     assert [r.kind for r in s.reports] == ["unpaired-wait", "double-set", "unpaired-set"]
-    assert s.reports[0].message.startswith("k:1: WaitFlag<MTE2_MTE1>(3) has no SetFlag<MTE2_MTE1>(3) before it")
+    assert s.reports[0].message.startswith(
+        "k:1: WaitFlag<MTE2_MTE1>(3) has no SetFlag<MTE2_MTE1>(3) before it"
+    )
     assert all(issubclass(x.category, SyncWarning) for x in w)
 
 

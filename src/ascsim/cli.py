@@ -101,7 +101,8 @@ def _call_arg(args: argparse.Namespace) -> argparse.Namespace:
     if args.call is None:
         args.call = args.step
     if args.call is None:
-        raise AscsimError(f"{args.file}: give --call N (the N-th call the kernel makes; `ascsim run` lists them)")
+        raise AscsimError(f"{args.file}: give --call N (the N-th call the kernel makes; `ascsim run` lists "
+                          "them)")
     return args
 
 
@@ -139,8 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=_cmd_chips)
     from .frontend.commands import add_kernel_options
 
-    r = sub.add_parser("run", help="execute a scenario file (.toml or .json) or a kernel (.cpp, .asc) and print a "
-                                   "summary per step / call")
+    r = sub.add_parser("run", help="execute a scenario file (.toml or .json) or a kernel (.cpp, .asc) and "
+                                   "print a summary per step / call")
     r.add_argument("file", help="scenario file or Ascend C kernel file")
     r.add_argument("--out", default=".", help="directory for saved tensors (default: current directory)")
     r.add_argument("--save", nargs="*", metavar="TENSOR", help="tensors to save as TENSOR.npy "
@@ -157,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="say where each destination element of one step came from")
     e.add_argument("file", help="scenario file or kernel file")
     e.add_argument("--step", type=int, help="step index (the scenario runs up to it)")
-    e.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction/register call (0-based)")
+    e.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
     g = e.add_mutually_exclusive_group()
     g.add_argument("--dst", type=int, metavar="INDEX",
                    help="one destination element (index in the dst operand)")
@@ -170,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
     w.add_argument("file", help="scenario file or kernel file")
     w.add_argument("--step", type=int, help="step index (the scenario runs up to it)")
-    w.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction/register call (0-based)")
+    w.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
     w.add_argument("-o", "--out", required=True, help="output picture (.svg or .png)")
     add_kernel_options(w)
     w.set_defaults(func=_cmd_draw)

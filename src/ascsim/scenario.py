@@ -270,7 +270,7 @@ def _check_init(sc: Scenario, loc: str, init: Any) -> None:
     loc = f"{loc}.{kind}"
     if kind == "fill":
         _expect(sc, loc, arg, (int, float), "a number")
-    elif kind in ("npy", "raw"):  # raw: the file's bytes as they are (e.g. `ascsim run k.cpp --emit-scenario`)
+    elif kind in ("npy", "raw"):  # raw: the file's bytes as they are (`ascsim run k.cpp --emit-scenario`)
         _expect(sc, loc, arg, str, "a .npy file name" if kind == "npy" else "a raw byte file name")
     elif kind == "values":
         flat = list(np.ravel(np.asarray(arg, dtype=object))) if isinstance(arg, list) else None

@@ -38,8 +38,15 @@ PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
 UNORDERED_PIPES = frozenset({"MTE2", "MTE3"})
 
 #: Instructions that always run on one pipe (Mmad.md: 矩阵计算流水 PIPE_M; Fixpipe: PIPE_FIX).
-_FIXED_PIPE = {"Mmad": "M", "MmadWithSparse": "M", "MmadMx": "M", "MmadBitMode": "M", "Fixpipe": "FIX",
-               "GetValue": "S", "SetValue": "S"}
+_FIXED_PIPE = {
+    "Mmad": "M",
+    "MmadWithSparse": "M",
+    "MmadMx": "M",
+    "MmadBitMode": "M",
+    "Fixpipe": "FIX",
+    "GetValue": "S",
+    "SetValue": "S",
+}
 
 #: Data moves: (source memory, destination memory) -> pipe. Sources: LoadData_2D.md 约束说明 (GM source
 #: PIPE_MTE2, L1 source PIPE_MTE1), LoadData_3D.md / LoadDataWithTranspose.md (PIPE_MTE1), the sync
@@ -47,9 +54,16 @@ _FIXED_PIPE = {"Mmad": "M", "MmadWithSparse": "M", "MmadMx": "M", "MmadBitMode":
 #: between WaitFlag<MTE2_MTE1> and SetFlag<MTE1_M>: MTE1), DataCopy（L0C到GM数据搬运）.md example
 #: (L1->Fixpipe Buffer after WaitFlag<MTE2_FIX>: FIX).
 _MOVE_PIPE = {
-    ("GM", "L1"): "MTE2", ("GM", "L0A"): "MTE2", ("GM", "L0B"): "MTE2",
-    ("L1", "L0A"): "MTE1", ("L1", "L0B"): "MTE1", ("L1", "BT"): "MTE1", ("L1", "FB"): "FIX",
-    ("L1", "GM"): "MTE3", ("L0C", "GM"): "FIX", ("L0C", "L1"): "FIX",
+    ("GM", "L1"): "MTE2",
+    ("GM", "L0A"): "MTE2",
+    ("GM", "L0B"): "MTE2",
+    ("L1", "L0A"): "MTE1",
+    ("L1", "L0B"): "MTE1",
+    ("L1", "BT"): "MTE1",
+    ("L1", "FB"): "FIX",
+    ("L1", "GM"): "MTE3",
+    ("L0C", "GM"): "FIX",
+    ("L0C", "L1"): "FIX",
 }
 
 #: Fill / InitConstValue (no source): Fill.md 约束说明 — L0A/L0B on PIPE_MTE1, L1 on PIPE_MTE2. On 950 the
@@ -98,7 +112,9 @@ def tensor_range(t: LocalTensor, nbytes: int | None = None) -> tuple[int, int]:
     return t.offset, t.offset + n
 
 
-def call_accesses(report: object, writes: Sequence[LocalTensor], reads: Sequence[LocalTensor]) -> list[Access]:
+def call_accesses(
+    report: object, writes: Sequence[LocalTensor], reads: Sequence[LocalTensor]
+) -> list[Access]:
     """THE adapter from an executed call to the byte ranges it read and wrote.
 
     When the call's ExecReport carries its accesses (`report.accesses`: (memory, start, end, write)
@@ -110,8 +126,12 @@ def call_accesses(report: object, writes: Sequence[LocalTensor], reads: Sequence
     recorded = getattr(report, "accesses", None)
     if recorded:
         return [a if isinstance(a, Access) else Access(*a) for a in recorded]
-    if report is not None and not getattr(report, "bytes_written", 1) and not getattr(report, "bytes_read", 1) \
-            and getattr(report, "plan", None) is None:
+    if (
+        report is not None
+        and not getattr(report, "bytes_written", 1)
+        and not getattr(report, "bytes_read", 1)
+        and getattr(report, "plan", None) is None
+    ):
         return []
     plan = getattr(report, "plan", None)
     out = []
@@ -208,10 +228,11 @@ class SyncChecker:
         lo, hi = max(acc.start, r.start), min(acc.end, r.end)
         verb = "writes" if acc.write else "reads"
         past = "written" if r.write else "read"
-        need = (f"PipeBarrier<PIPE_{r.pipe}>" if r.pipe == call.pipe
-                else f"WaitFlag<{r.pipe}_{call.pipe}>")
-        msg = (f"{call.where}: {call.name} ({call.pipe}) {verb} {acc.memory} [{lo}, {hi}) {past} by {r.name} "
-               f"at {r.where} ({r.pipe}) with no {need} between them")
+        need = f"PipeBarrier<PIPE_{r.pipe}>" if r.pipe == call.pipe else f"WaitFlag<{r.pipe}_{call.pipe}>"
+        msg = (
+            f"{call.where}: {call.name} ({call.pipe}) {verb} {acc.memory} [{lo}, {hi}) {past} by {r.name} "
+            f"at {r.where} ({r.pipe}) with no {need} between them"
+        )
         self._report(kind, msg, (call.where, r.where))
 
     def _report(self, kind: str, msg: str, lines: tuple[str, ...]) -> None:
@@ -243,9 +264,13 @@ class SyncChecker:
         key = (event, event_id)
         old = self.flags.get(key)
         if old is not None and origin == "SetFlag":
-            self._report("double-set", f"{where}: SetFlag<{event}>({event_id}) sets a flag that is already "
-                         f"set (by {old.origin} at {old.where}) with no WaitFlag in between; the sync page "
-                         f"calls this undefined (SetFlag-WaitFlag(ISASI).md 约束说明)", (where, old.where))
+            self._report(
+                "double-set",
+                f"{where}: SetFlag<{event}>({event_id}) sets a flag that is already "
+                f"set (by {old.origin} at {old.where}) with no WaitFlag in between; the sync page "
+                f"calls this undefined (SetFlag-WaitFlag(ISASI).md 约束说明)",
+                (where, old.where),
+            )
         value = dict(self.vc[src])
         value[src] = self.count[src]
         self.flags[key] = _Flag(value, where, origin)
@@ -254,8 +279,12 @@ class SyncChecker:
         _, dst = event_pipes(event)
         flag = self.flags.pop((event, event_id), None)
         if flag is None:
-            self._report("unpaired-wait", f"{where}: {origin}<{event}>({event_id}) has no SetFlag<{event}>"
-                         f"({event_id}) before it: pipe {dst} would wait for a later one or hang", (where,))
+            self._report(
+                "unpaired-wait",
+                f"{where}: {origin}<{event}>({event_id}) has no SetFlag<{event}>"
+                f"({event_id}) before it: pipe {dst} would wait for a later one or hang",
+                (where,),
+            )
             return
         vc = self.vc[dst]
         for p, n in flag.value.items():
@@ -275,12 +304,20 @@ class SyncChecker:
         """End of the kernel: flags the user set and never waited for, queues never dequeued."""
         for (event, event_id), flag in self.flags.items():
             if flag.origin == "SetFlag":
-                self._report("unpaired-set", f"{flag.where}: SetFlag<{event}>({event_id}) has no matching "
-                             f"WaitFlag<{event}>({event_id}); the sync page requires them in pairs "
-                             "(SetFlag-WaitFlag(ISASI).md 约束说明)", (flag.where,))
+                self._report(
+                    "unpaired-set",
+                    f"{flag.where}: SetFlag<{event}>({event_id}) has no matching "
+                    f"WaitFlag<{event}>({event_id}); the sync page requires them in pairs "
+                    "(SetFlag-WaitFlag(ISASI).md 约束说明)",
+                    (flag.where,),
+                )
             elif flag.origin == "EnQue":
-                self._report("never-dequeued", f"{flag.where}: EnQue puts a tensor in the queue that no DeQue "
-                             "takes out, so nothing waits for it", (flag.where,))
+                self._report(
+                    "never-dequeued",
+                    f"{flag.where}: EnQue puts a tensor in the queue that no DeQue "
+                    "takes out, so nothing waits for it",
+                    (flag.where,),
+                )
         self.flags.clear()
 
 

@@ -26,6 +26,8 @@ from .. import params as P
 from ..errors import NotImplementedFeature
 from ..memory import LocalTensor
 from ..scenario import struct_types
+from .cvalues import FLOAT as _FLOAT
+from .cvalues import INT32 as _INT
 from .cvalues import Num, TypeVal
 from .runtime import RuntimeFault, Unset
 
@@ -55,13 +57,67 @@ class Braced:
     values: list
 
 
-_TPOSITIONS = ("GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC", "LCM",
-               "SPM", "SHM", "TSCM", "C2PIPE2GM", "MAX")
-_EVENTS = ("MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_M", "M_MTE2", "M_FIX", "FIX_M", "MTE1_FIX",
-           "FIX_MTE1", "MTE2_FIX", "FIX_MTE2", "MTE1_MTE3", "MTE3_MTE1", "MTE2_MTE3", "MTE3_MTE2", "MTE2_V",
-           "V_MTE2", "MTE3_V", "V_MTE3", "M_V", "V_M", "S_MTE2", "MTE2_S", "S_MTE3", "MTE3_S", "S_V", "V_S",
-           "FIX_MTE3", "MTE3_FIX", "M_MTE3", "MTE3_M", "V_V", "FIX_S", "S_FIX", "MTE1_S", "S_MTE1", "M_S",
-           "S_M")
+_TPOSITIONS = (
+    "GM",
+    "A1",
+    "A2",
+    "B1",
+    "B2",
+    "C1",
+    "C2",
+    "CO1",
+    "CO2",
+    "VECIN",
+    "VECOUT",
+    "VECCALC",
+    "LCM",
+    "SPM",
+    "SHM",
+    "TSCM",
+    "C2PIPE2GM",
+    "MAX",
+)
+_EVENTS = (
+    "MTE2_MTE1",
+    "MTE1_MTE2",
+    "MTE1_M",
+    "M_MTE1",
+    "MTE2_M",
+    "M_MTE2",
+    "M_FIX",
+    "FIX_M",
+    "MTE1_FIX",
+    "FIX_MTE1",
+    "MTE2_FIX",
+    "FIX_MTE2",
+    "MTE1_MTE3",
+    "MTE3_MTE1",
+    "MTE2_MTE3",
+    "MTE3_MTE2",
+    "MTE2_V",
+    "V_MTE2",
+    "MTE3_V",
+    "V_MTE3",
+    "M_V",
+    "V_M",
+    "S_MTE2",
+    "MTE2_S",
+    "S_MTE3",
+    "MTE3_S",
+    "S_V",
+    "V_S",
+    "FIX_MTE3",
+    "MTE3_FIX",
+    "M_MTE3",
+    "MTE3_M",
+    "V_V",
+    "FIX_S",
+    "S_FIX",
+    "MTE1_S",
+    "S_MTE1",
+    "M_S",
+    "S_M",
+)
 _PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_ALL")
 
 
@@ -82,16 +138,22 @@ def _enum_table() -> dict[str, Any]:
         t[f"CO2Layout::{m.name}"] = m
     for m in ascendc.FmatrixMode:
         t[f"FmatrixMode::{m.name}"] = t[m.name] = EnumVal("FmatrixMode", m.name)
-    t.update({"CFG_ROW_MAJOR": P.CFG_ROW_MAJOR, "CFG_NZ": P.CFG_NZ, "CFG_COLUMN_MAJOR": P.CFG_COLUMN_MAJOR,
-              "IS_RESER_LOAD3D_DEFAULT_CONFIG": P.IS_RESER_LOAD3D_DEFAULT_CONFIG,
-              "ONE_BLK_SIZE": Num(32, _INT), "BLOCK_CUBE": Num(16, _INT), "ONE_BLOCK_SIZE": Num(32, _INT),
-              "PAD_SIZE": Num(4, _INT),
-              "NAN": Num(float("nan"), _FLOAT), "INFINITY": Num(float("inf"), _FLOAT)})
+    t.update(
+        {
+            "CFG_ROW_MAJOR": P.CFG_ROW_MAJOR,
+            "CFG_NZ": P.CFG_NZ,
+            "CFG_COLUMN_MAJOR": P.CFG_COLUMN_MAJOR,
+            "IS_RESER_LOAD3D_DEFAULT_CONFIG": P.IS_RESER_LOAD3D_DEFAULT_CONFIG,
+            "ONE_BLK_SIZE": Num(32, _INT),
+            "BLOCK_CUBE": Num(16, _INT),
+            "ONE_BLOCK_SIZE": Num(32, _INT),
+            "PAD_SIZE": Num(4, _INT),
+            "NAN": Num(float("nan"), _FLOAT),
+            "INFINITY": Num(float("inf"), _FLOAT),
+        }
+    )
     return t
 
-
-from .cvalues import FLOAT as _FLOAT  # noqa: E402
-from .cvalues import INT32 as _INT  # noqa: E402
 
 CONSTANTS = _enum_table()
 
@@ -104,7 +166,7 @@ def constant(qualified: str) -> Any:
     name = qualified
     for ns in NAMESPACES:
         if ns and name.startswith(ns + "::"):
-            name = name[len(ns) + 2:]
+            name = name[len(ns) + 2 :]
     name = name.removeprefix("::")
     return CONSTANTS.get(name)
 
@@ -115,9 +177,15 @@ def constant(qualified: str) -> Any:
 API_TYPES = ("LocalTensor", "GlobalTensor", "TPipe", "TQue", "TQueBind", "TBuf")
 
 #: Params structs with a template parameter (the parameter does not change their fields in ascsim).
-TEMPLATED_STRUCTS = ("LoadData3DParamsV1", "LoadData3DParamsV2", "InitConstValueParams",
-                     "FixpipeParamsArch3510", "FixpipeParamsC310", "DataCopyPadExtParams",
-                     "Load3DBitModeParam")
+TEMPLATED_STRUCTS = (
+    "LoadData3DParamsV1",
+    "LoadData3DParamsV2",
+    "InitConstValueParams",
+    "FixpipeParamsArch3510",
+    "FixpipeParamsC310",
+    "DataCopyPadExtParams",
+    "Load3DBitModeParam",
+)
 
 
 def struct_class(name: str) -> type | None:
@@ -183,8 +251,9 @@ def build_struct(cls: type, values: list, t: TypeVal | None = None) -> Any:
             raise RuntimeFault(f"{cls.__name__}({', '.join(map(str, values))}): {e}") from None
     names = struct_fields(cls)
     if len(values) > len(names):
-        raise RuntimeFault(f"{cls.__name__} takes at most {len(names)} values ({', '.join(names)}), "
-                           f"but got {len(values)}")
+        raise RuntimeFault(
+            f"{cls.__name__} takes at most {len(names)} values ({', '.join(names)}), but got {len(values)}"
+        )
     for n, v in zip(names, values, strict=False):
         setattr(obj, n, field_value(obj, n, v))
     return obj
@@ -259,15 +328,19 @@ def _load_data(targs: list, args: list) -> Prepared:
         step = {"call": "LoadData", "dst": dst, "src": src, "src_mx": mx, "params": p, "mx_params": mxp}
         return Prepared(list(args), {}, _tensors(args, (0,)), _tensors(args, (1, 2)), step)
     if len(args) != 3:
-        raise RuntimeFault(f"LoadData takes (dst, src, params) or (dst, src, srcMx, params, mxParams), but got "
-                           f"{len(args)} arguments")
+        raise RuntimeFault(
+            f"LoadData takes (dst, src, params) or (dst, src, srcMx, params, mxParams), but got "
+            f"{len(args)} arguments"
+        )
     dst, src, p = args
     step = {"call": "LoadData", "dst": dst, "src": src, "params": p}
     if "config" in kw:
         step["config"] = dataclasses.asdict(kw["config"])
     if "Dst" in kw:
-        step["dst_pos"], step["src_pos"] = str(getattr(kw["Dst"], "value", kw["Dst"])), \
-            str(getattr(kw["Src"], "value", kw["Src"]))
+        step["dst_pos"], step["src_pos"] = (
+            str(getattr(kw["Dst"], "value", kw["Dst"])),
+            str(getattr(kw["Src"], "value", kw["Src"])),
+        )
     return Prepared([dst, src, p], kw, [dst], [src], step)
 
 
@@ -284,13 +357,19 @@ def _two(call: str) -> Callable[[list, list], Prepared]:
     def adapt(targs: list, args: list) -> Prepared:
         dst, src, p = _arity(call, args, 3)
         return Prepared([dst, src, p], {}, [dst], [src], {"call": call, "dst": dst, "src": src, "params": p})
+
     return adapt
 
 
 def _sparse(targs: list, args: list) -> Prepared:
     dst, src, idx, p = _arity("LoadDataWithSparse", args, 4)
-    return Prepared([dst, src, idx, p], {}, [dst], [src, idx],
-                    {"call": "LoadDataWithSparse", "dst": dst, "src": src, "idx": idx, "params": p})
+    return Prepared(
+        [dst, src, idx, p],
+        {},
+        [dst],
+        [src, idx],
+        {"call": "LoadDataWithSparse", "dst": dst, "src": src, "idx": idx, "params": p},
+    )
 
 
 def _mmad(call: str) -> Callable[[list, list], Prepared]:
@@ -301,6 +380,7 @@ def _mmad(call: str) -> Callable[[list, list], Prepared]:
         if len(args) == 5:
             step["bias"] = args[3]
         return Prepared(list(args), {}, [args[0]], _tensors(args, (1, 2, 3)), step)
+
     return adapt
 
 
@@ -312,10 +392,14 @@ def _data_copy(targs: list, args: list) -> Prepared:
         kw["enableSmallC0"] = bool(flags[0].v)
     params = p
     if isinstance(p, (int, Num)):  # DataCopy(dst, src, count): count*sizeof(T) bytes in 32-B blocks
-        params = P.DataCopyParams(1, int(p) * dst.dtype.bits // 8 // 32, 0, 0) if isinstance(dst, LocalTensor) \
+        params = (
+            P.DataCopyParams(1, int(p) * dst.dtype.bits // 8 // 32, 0, 0)
+            if isinstance(dst, LocalTensor)
             else p
-    return Prepared([dst, src, p], kw, [dst], [src], {"call": "DataCopy", "dst": dst, "src": src,
-                                                       "params": params})
+        )
+    return Prepared(
+        [dst, src, p], kw, [dst], [src], {"call": "DataCopy", "dst": dst, "src": src, "params": params}
+    )
 
 
 def _fixpipe(targs: list, args: list) -> Prepared:
@@ -342,10 +426,13 @@ def _config_name(cfg: P.FixpipeConfig) -> str:
 def _set_fmatrix(targs: list, args: list) -> Prepared:
     if args and isinstance(args[0], P.SetFMatrixBitModeParams):
         mode = plain(args[1]) if len(args) > 1 else ascendc.FmatrixMode.FMATRIX_LEFT
-        return Prepared([args[0], mode], {}, step={"call": "SetFmatrix", "params": args[0],
-                                                   "mode": mode.value})
+        return Prepared(
+            [args[0], mode], {}, step={"call": "SetFmatrix", "params": args[0], "mode": mode.value}
+        )
     if len(args) not in (3, 4):
-        raise RuntimeFault(f"SetFmatrix takes (l1H, l1W, padList[, FmatrixMode]), but got {len(args)} arguments")
+        raise RuntimeFault(
+            f"SetFmatrix takes (l1H, l1W, padList[, FmatrixMode]), but got {len(args)} arguments"
+        )
     h, w, pads = plain(args[0]), plain(args[1]), plain(args[2])
     mode = plain(args[3]) if len(args) == 4 else ascendc.FmatrixMode.FMATRIX_LEFT
     step = {"call": "SetFmatrix", "l1H": h, "l1W": w, "padList": list(pads), "mode": mode.value}
@@ -357,24 +444,29 @@ def _padding(targs: list, args: list) -> Prepared:
     types = [a for a in targs if isinstance(a, TypeVal)]
     dtype = plain(types[0]) if types else (v.t.name if isinstance(v, Num) and v.t.kind == "float" else "half")
     value = plain(v)
-    return Prepared([value, dtype], {}, step={"call": "SetLoadDataPaddingValue", "value": value, "dtype": dtype})
+    return Prepared(
+        [value, dtype], {}, step={"call": "SetLoadDataPaddingValue", "value": value, "dtype": dtype}
+    )
 
 
 def _one_param(call: str, key: str = "params") -> Callable[[list, list], Prepared]:
     def adapt(targs: list, args: list) -> Prepared:
         (p,) = _arity(call, args, 1)
         return Prepared([plain(p)], {}, step={"call": call, key: plain(p)})
+
     return adapt
 
 
 def _generic(writes: tuple[int, ...], reads: tuple[int, ...]) -> Callable[[list, list], Prepared]:
     """Companion instructions (branch i7b): positional arguments as written, template types as dtype=."""
+
     def adapt(targs: list, args: list) -> Prepared:
         kw = {}
         types = [a for a in targs if isinstance(a, TypeVal)]
         if types:
             kw["dtype"] = plain(types[0])
         return Prepared(list(args), kw, _tensors(args, writes), _tensors(args, reads), None)
+
     return adapt
 
 
@@ -398,11 +490,18 @@ API: dict[str, Bind] = {
     "Fixpipe": Bind("Fixpipe", _fixpipe),
     "SetFmatrix": Bind("SetFmatrix", _set_fmatrix, setter=True),
     "SetLoadDataPaddingValue": Bind("SetLoadDataPaddingValue", _padding, setter=True),
-    "SetLoadDataRepeat": Bind("SetLoadDataRepeat", _one_param("SetLoadDataRepeat"), brace="LoadDataRepeatParam",
-                              setter=True),
-    "SetLoadDataRepeatWithStride": Bind("SetLoadDataRepeatWithStride", _one_param("SetLoadDataRepeatWithStride"),
-                                        brace="LoadDataRepeatParamWithStride", setter=True),
-    "SetLoadDataBoundary": Bind("SetLoadDataBoundary", _one_param("SetLoadDataBoundary", "value"), setter=True),
+    "SetLoadDataRepeat": Bind(
+        "SetLoadDataRepeat", _one_param("SetLoadDataRepeat"), brace="LoadDataRepeatParam", setter=True
+    ),
+    "SetLoadDataRepeatWithStride": Bind(
+        "SetLoadDataRepeatWithStride",
+        _one_param("SetLoadDataRepeatWithStride"),
+        brace="LoadDataRepeatParamWithStride",
+        setter=True,
+    ),
+    "SetLoadDataBoundary": Bind(
+        "SetLoadDataBoundary", _one_param("SetLoadDataBoundary", "value"), setter=True
+    ),
     # companion instructions (branch i7b); the facade decides their argument conventions
     "Fill": Bind("Fill", _generic((0,), ()), brace="InitConstValueParams"),
     "InitConstValue": Bind("InitConstValue", _generic((0,), ()), brace="InitConstValueParams"),
@@ -418,16 +517,33 @@ API: dict[str, Bind] = {
 }
 
 #: Params structs of the companion calls above that ascsim.params does not have yet.
-PENDING_STRUCTS = frozenset({"InitConstValueParams", "DataCopyExtParams", "DataCopyPadExtParams",
-                             "LoadData2dParams", "FixpipeParamsC310"}) - frozenset(struct_types())
+PENDING_STRUCTS = frozenset(
+    {
+        "InitConstValueParams",
+        "DataCopyExtParams",
+        "DataCopyPadExtParams",
+        "LoadData2dParams",
+        "FixpipeParamsC310",
+    }
+) - frozenset(struct_types())
 
 #: Calls with no effect on the simulated cube core (one core, no CTRL state ascsim models).
-NO_OPS = ("InitSocState", "SetSysWorkspace", "SetMaskNorm", "ResetMask", "SetMaskCount", "SetHF32Mode",
-          "SetHF32TransMode", "SetMMRowMajor", "SetMMColumnMajor", "DataSyncBarrier", "ICachePreLoad")
+NO_OPS = (
+    "InitSocState",
+    "SetSysWorkspace",
+    "SetMaskNorm",
+    "ResetMask",
+    "SetMaskCount",
+    "SetHF32Mode",
+    "SetHF32TransMode",
+    "SetMMRowMajor",
+    "SetMMColumnMajor",
+    "DataSyncBarrier",
+    "ICachePreLoad",
+)
 
 #: Scalar queries of the launch: one block, one core.
-QUERIES = {"GetBlockIdx": 0, "GetBlockNum": 1, "GetSubBlockIdx": 0, "GetTaskRation": 1,
-           "GetSubBlockNum": 1}
+QUERIES = {"GetBlockIdx": 0, "GetBlockNum": 1, "GetSubBlockIdx": 0, "GetTaskRation": 1, "GetSubBlockNum": 1}
 
 #: Sync calls the interpreter hands to the sync checker.
 SYNC_CALLS = ("SetFlag", "WaitFlag", "PipeBarrier")
@@ -436,9 +552,11 @@ SYNC_CALLS = ("SetFlag", "WaitFlag", "PipeBarrier")
 def facade(bind: Bind) -> Callable:
     fn = getattr(ascendc, bind.facade, None)
     if fn is None:
-        raise NotImplementedFeature(f"{bind.facade} is not modelled by ascsim yet (no ascsim.ascendc."
-                                    f"{bind.facade}); the front-end binds it already, so it runs once the facade "
-                                    "has it")
+        raise NotImplementedFeature(
+            f"{bind.facade} is not modelled by ascsim yet (no ascsim.ascendc."
+            f"{bind.facade}); the front-end binds it already, so it runs once the facade "
+            "has it"
+        )
     return fn
 
 

@@ -60,13 +60,40 @@ DOUBLE = _ct("double", 64, "float", 11)
 
 #: C spellings -> scalar type (LP64).
 SCALARS: dict[str, CType] = {
-    "bool": BOOL, "char": INT8, "signed char": INT8, "unsigned char": UINT8, "int8_t": INT8,
-    "uint8_t": UINT8, "short": INT16, "short int": INT16, "unsigned short": UINT16, "int16_t": INT16,
-    "uint16_t": UINT16, "int": INT32, "signed": INT32, "signed int": INT32, "unsigned": UINT32,
-    "unsigned int": UINT32, "int32_t": INT32, "uint32_t": UINT32, "long": INT64, "long int": INT64,
-    "unsigned long": UINT64, "long long": INT64, "unsigned long long": UINT64, "int64_t": INT64,
-    "uint64_t": UINT64, "size_t": UINT64, "uintptr_t": UINT64, "ptrdiff_t": INT64, "half": HALF,
-    "bfloat16_t": BF16, "float": FLOAT, "double": DOUBLE, "float16_t": HALF, "event_t": INT32,
+    "bool": BOOL,
+    "char": INT8,
+    "signed char": INT8,
+    "unsigned char": UINT8,
+    "int8_t": INT8,
+    "uint8_t": UINT8,
+    "short": INT16,
+    "short int": INT16,
+    "unsigned short": UINT16,
+    "int16_t": INT16,
+    "uint16_t": UINT16,
+    "int": INT32,
+    "signed": INT32,
+    "signed int": INT32,
+    "unsigned": UINT32,
+    "unsigned int": UINT32,
+    "int32_t": INT32,
+    "uint32_t": UINT32,
+    "long": INT64,
+    "long int": INT64,
+    "unsigned long": UINT64,
+    "long long": INT64,
+    "unsigned long long": UINT64,
+    "int64_t": INT64,
+    "uint64_t": UINT64,
+    "size_t": UINT64,
+    "uintptr_t": UINT64,
+    "ptrdiff_t": INT64,
+    "half": HALF,
+    "bfloat16_t": BF16,
+    "float": FLOAT,
+    "double": DOUBLE,
+    "float16_t": HALF,
+    "event_t": INT32,
     "TEventID": INT8,
 }
 
@@ -257,7 +284,7 @@ def literal(token: str) -> Num:
     unsigned = "u" in suffix
     longs = suffix.count("l")
     decimal = not (is_hex or low.startswith("0b") or (len(low) > 1 and low.startswith("0")))
-    for t in ((INT32, UINT32, INT64, UINT64) if not longs else (INT64, UINT64)):
+    for t in (INT32, UINT32, INT64, UINT64) if not longs else (INT64, UINT64):
         if unsigned and t.kind == "int":
             continue
         if decimal and not unsigned and t.kind == "uint":
@@ -299,8 +326,18 @@ VOID = TypeVal("void", "void")
 AUTO = TypeVal("auto", "auto")
 
 #: Element types that exist only as tensor data (no scalar arithmetic on them in a cube kernel).
-_ELEM_ONLY = ("int4b_t", "fp4x2_e2m1_t", "fp4x2_e1m2_t", "fp8_e4m3fn_t", "fp8_e5m2_t", "fp8_e8m0_t",
-              "hifloat8_t", "mx_fp8_e4m3_t", "mx_fp8_e5m2_t", "int4x2_t")
+_ELEM_ONLY = (
+    "int4b_t",
+    "fp4x2_e2m1_t",
+    "fp4x2_e1m2_t",
+    "fp8_e4m3fn_t",
+    "fp8_e5m2_t",
+    "fp8_e8m0_t",
+    "hifloat8_t",
+    "mx_fp8_e4m3_t",
+    "mx_fp8_e5m2_t",
+    "int4x2_t",
+)
 
 
 def scalar_type(name: str) -> TypeVal | None:
@@ -321,5 +358,7 @@ def scalar_type(name: str) -> TypeVal | None:
 #: 64-bit integer elements (Fixpipe quantisation vectors are uint64_t tensors). ascsim's dtypes have no
 #: 64-bit type; these let such tensors exist and be copied as bytes (DataCopy b64 moves bytes) — an
 #: instruction that needs their values decides for itself.
-_WIDE = {"uint64_t": DType("uint64_t", 64, "uint", np.dtype(np.uint64), np.dtype(np.uint64)),
-         "int64_t": DType("int64_t", 64, "int", np.dtype(np.int64), np.dtype(np.uint64))}
+_WIDE = {
+    "uint64_t": DType("uint64_t", 64, "uint", np.dtype(np.uint64), np.dtype(np.uint64)),
+    "int64_t": DType("int64_t", 64, "int", np.dtype(np.int64), np.dtype(np.uint64)),
+}

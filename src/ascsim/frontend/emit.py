@@ -11,7 +11,8 @@ refused with NotImplementedFeature.
 
 `scenario_kernel(sc)`: the `ascsim cpp` statements of every step wrapped in a kernel: one entry whose
 GM_ADDR parameters are the scenario's GM tensors, LocalTensors at the addresses the scenario gives them.
-Running it through the front-end reproduces `ascsim run` of the scenario byte for byte (tests/test_frontend_roundtrip.py).
+Running it through the front-end reproduces `ascsim run` of the scenario byte for byte
+(tests/test_frontend_roundtrip.py).
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def _groups(run: KernelRun) -> dict[tuple, _Group]:
     used: set[str] = set()
     for call in run.trace:
         if call.name == "SetValue":
-            raise NotImplementedFeature(f"{call.loc}: SetValue writes a scalar the scenario format cannot "
-                                        "express; --emit-scenario refuses kernels that use it")
+            raise NotImplementedFeature(
+                f"{call.loc}: SetValue writes a scalar the scenario format cannot "
+                "express; --emit-scenario refuses kernels that use it"
+            )
         if call.step is None:
             raise NotImplementedFeature(f"{call.loc}: {call.name} in this form has no scenario step yet")
         for k in _TENSOR_KEYS:
@@ -154,10 +157,16 @@ def scenario_data(run: KernelRun, data_dir: Path, rel: str) -> dict:
                 s[k] = _value(v)
         s["note"] = f"{call.loc.short} {call.name}"
         steps.append(s)
-    return {"description": f"traced from {run.entry} ({', '.join(f'{k}={_tv(v)}' for k, v in run.template.items())})"
-            if run.template else f"traced from {run.entry}",
-            "chip": run.core.chip.key, "tensors": tensors, "steps": steps,
-            "save": {n: f"{n}.npy" for n in sorted(written)}}
+    tpl = run.template.items()
+    return {
+        "description": f"traced from {run.entry} ({', '.join(f'{k}={_tv(v)}' for k, v in tpl)})"
+        if run.template
+        else f"traced from {run.entry}",
+        "chip": run.core.chip.key,
+        "tensors": tensors,
+        "steps": steps,
+        "save": {n: f"{n}.npy" for n in sorted(written)},
+    }
 
 
 def _tv(v: Any) -> str:
@@ -201,8 +210,12 @@ def _key_str(k: str) -> str:
 
 
 def to_toml(doc: dict) -> str:
-    out = [f"# {doc['description']}", f"description = {_toml_value(doc['description'])}",
-           f"chip = {_toml_value(doc['chip'])}", ""]
+    out = [
+        f"# {doc['description']}",
+        f"description = {_toml_value(doc['description'])}",
+        f"chip = {_toml_value(doc['chip'])}",
+        "",
+    ]
     for name, spec in doc["tensors"].items():
         out.append(f"[tensors.{name}]")
         out += [f"{k} = {_toml_value(v)}" for k, v in spec.items()]
@@ -230,12 +243,18 @@ def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
     gm = [n for n, t in sc.tensors.items() if t.position == "GM"]
     seeded = [n for n, t in sc.tensors.items() if t.position != "GM" and t.init is not None]
     params = ", ".join(f"GM_ADDR {n}_addr" for n in gm) or "void"
-    lines = [f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
-             f"// chip: {sc.chip}; GM parameters: {', '.join(f'{n}_addr' for n in gm) or 'none'} (bind with --gm "
-             "NAME=FILE); a scenario's steps run one after another, hence a PipeBarrier<PIPE_ALL> after each",
-             *([f"// on-chip tensors with initial data (Kernel.run(preload=...)): {', '.join(seeded)}"]
-               if seeded else []),
-             f'extern "C" __global__ __aicore__ void {entry}({params})', "{"]
+    lines = [
+        f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
+        f"// chip: {sc.chip}; GM parameters: {', '.join(f'{n}_addr' for n in gm) or 'none'} (bind with --gm "
+        "NAME=FILE); a scenario's steps run one after another, hence a PipeBarrier<PIPE_ALL> after each",
+        *(
+            [f"// on-chip tensors with initial data (Kernel.run(preload=...)): {', '.join(seeded)}"]
+            if seeded
+            else []
+        ),
+        f'extern "C" __global__ __aicore__ void {entry}({params})',
+        "{",
+    ]
     for n, spec in sc.tensors.items():
         t = run.tensors[n]
         ty = spec.dtype.name
@@ -243,8 +262,10 @@ def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
             lines.append(f"    AscendC::GlobalTensor<{ty}> {n};")
             lines.append(f"    {n}.SetGlobalBuffer((__gm__ {ty}*){n}_addr, {spec.length});")
         else:
-            lines.append(f"    AscendC::LocalTensor<{ty}> {n}(AscendC::TPosition::{spec.position}, {t.offset}, "
-                         f"{spec.length});")
+            lines.append(
+                f"    AscendC::LocalTensor<{ty}> {n}(AscendC::TPosition::{spec.position}, {t.offset}, "
+                f"{spec.length});"
+            )
     for i, step in enumerate(sc.steps):
         lines.append(f"    // [{i}] {step.call}")
         lines.append("    {")

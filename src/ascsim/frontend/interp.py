@@ -11,29 +11,38 @@ to `runtime` and the sync checker. Every construct outside the subset stops with
 from __future__ import annotations
 
 import struct
-import warnings
-
-import numpy as np
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
 
-from .. import ascendc
 from .. import params as P
 from ..core import Core
-from ..errors import AscsimError, HazardWarning, NotImplementedFeature
-from ..memory import LocalTensor, memory_of
-from ..plan import ExecReport
-from ..sync import Access, Call, SyncChecker, SyncError, call_accesses, instruction_pipe
+from ..errors import AscsimError, NotImplementedFeature
+from ..memory import LocalTensor
+from ..sync import SyncChecker, SyncError
 from . import api as A
+from .calls import ApiCalls, dtype_type
+from .cells import (
+    UNINIT,
+    AttrCell,
+    Break,
+    Continue,
+    Func,
+    Instance,
+    Method,
+    Return,
+    ScalarPtr,
+    Scope,
+    TraceCall,
+    Var,
+    first_line,
+    show,
+)
 from .cvalues import (
     AUTO,
     BOOL,
     INT32,
-    SCALARS,
-    UINT32,
     UINT64,
     VOID,
     ArithError,
@@ -47,7 +56,7 @@ from .cvalues import (
     unary,
 )
 from .program import ClassDef, FuncDef, Member, Program, declarator_name, members
-from .runtime import GmPtr, GmSpace, Pipe, Queue, RuntimeFault, Unset, queue_events
+from .runtime import GmPtr, GmSpace, Pipe, Queue, RuntimeFault, Unset
 from .source import FrontendError, Loc
 from .syntax import Where, describe, named, text
 from .syntax import field as fld
@@ -56,130 +65,12 @@ from .syntax import field as fld
 STEP_LIMIT = 5_000_000
 
 
-class _Uninit:
-    def __repr__(self) -> str:
-        return "<uninitialised>"
-
-
-UNINIT = _Uninit()
-
-
-class Var:
-    """A variable: its value, declared type (None: any) and constness."""
-
-    __slots__ = ("value", "type", "const", "name")
-
-    def __init__(self, value: Any, typ: TypeVal | None = None, const: bool = False, name: str = "") -> None:
-        self.value = value
-        self.type = typ
-        self.const = const
-        self.name = name
-
-    def get(self) -> Any:
-        if self.value is UNINIT:
-            raise RuntimeFault(f"'{self.name}' is read before it is assigned (its value is indeterminate in C++)")
-        return self.value
-
-    def set(self, v: Any) -> None:
-        self.value = v
-
-
-class AttrCell:
-    """A params-struct field as an lvalue."""
-
-    __slots__ = ("obj", "name")
-
-    def __init__(self, obj: Any, name: str) -> None:
-        self.obj = obj
-        self.name = name
-
-    type = None
-    const = False
-
-    def get(self) -> Any:
-        return getattr(self.obj, self.name)
-
-    def set(self, v: Any) -> None:
-        setattr(self.obj, self.name, A.field_value(self.obj, self.name, v))
-
-
-class Scope:
-    __slots__ = ("names", "parent")
-
-    def __init__(self, parent: Scope | None = None) -> None:
-        self.names: dict[str, Any] = {}
-        self.parent = parent
-
-    def lookup(self, name: str) -> Any:
-        c = self.names.get(name)
-        if c is not None:
-            return c
-        return self.parent.lookup(name) if self.parent is not None else None
-
-
-@dataclass
-class Instance:
-    """An object of a kernel class: its fields, its class and the template arguments it was made with."""
-
-    cls: ClassDef
-    bind: Scope
-    name: str
-    fields: dict[str, Var] = field(default_factory=dict)
-
-
-@dataclass
-class Method:
-    """A method name bound to an object (the callee of `op.Init(...)` or of `Init(...)` inside a method)."""
-
-    inst: Instance
-    name: str
-
-
-@dataclass
-class Func:
-    """Free functions of one name (overloads picked by argument count)."""
-
-    name: str
-    defs: list[FuncDef]
-
-
-@dataclass
-class ScalarPtr:
-    """`&x` of a scalar variable: only `*reinterpret_cast<U*>(&x)` (a bit reinterpretation) uses it."""
-
-    cell: Any
-    type: TypeVal
-
-
-class _Return(Exception):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-class _Break(Exception):
-    pass
-
-
-class _Continue(Exception):
-    pass
-
-
-@dataclass
-class TraceCall:
-    """One executed API call (instruction or register setter): what the scenario emitter and explain use."""
-
-    index: int
-    name: str
-    loc: Loc
-    step: dict | None
-    report: ExecReport | None
-    roots: dict[int, str]  # id(tensor argument) -> the variable it came from (names scenario tensors)
-
-
-class Interp:
+class Interp(ApiCalls):
     """Runs one kernel entry on a Core."""
 
-    def __init__(self, prog: Program, where: Where, core: Core, sync: SyncChecker, gm: GmSpace | None) -> None:
+    def __init__(
+        self, prog: Program, where: Where, core: Core, sync: SyncChecker, gm: GmSpace | None
+    ) -> None:
         self.prog = prog
         self.w = where
         self.core = core
@@ -203,26 +94,34 @@ class Interp:
         """Run `fn`, turning runtime faults into located errors at `node`."""
         try:
             return fn()
-        except (FrontendError, SyncError, _Return, _Break, _Continue):
+        except (FrontendError, SyncError, Return, Break, Continue):
             raise  # already located (sync findings name their lines themselves)
         except (RuntimeFault, ArithError, ConvError) as e:
             raise self.err(node, str(e)) from None
         except AscsimError as e:
-            raise (type(e)(f"{self.where(node)}: {e}") if _rebuildable(e) else
-                   FrontendError(f"{self.where(node)}: {e}")) from e
+            raise (
+                type(e)(f"{self.where(node)}: {e}")
+                if _rebuildable(e)
+                else FrontendError(f"{self.where(node)}: {e}")
+            ) from e
         except NotImplementedError as e:  # a feature the Core does not model yet
             raise NotImplementedFeature(f"{self.where(node)}: {e}") from e
         except Exception as e:  # noqa: BLE001 - an ascsim bug: still one located line, not a traceback
-            raise FrontendError(f"{self.where(node)}: internal error in ascsim ({type(e).__name__}: {e}); "
-                                "please report it (--debug shows the traceback)") from e
+            raise FrontendError(
+                f"{self.where(node)}: internal error in ascsim ({type(e).__name__}: {e}); "
+                "please report it (--debug shows the traceback)"
+            ) from e
 
     # ================================================================================== entry
     def run_entry(self, f: FuncDef, template: dict[str, Any], args: dict[str, Any]) -> None:
         bind = Scope(self.globals)
         for tp in f.template or []:
             if tp.name not in template:
-                raise self.err(f.node, f"the kernel's template parameter '{tp.name}' has no value: give it with "
-                               f"--template {tp.name}=VALUE (or launch the kernel from main with it)")
+                raise self.err(
+                    f.node,
+                    f"the kernel's template parameter '{tp.name}' has no value: give it with "
+                    f"--template {tp.name}=VALUE (or launch the kernel from main with it)",
+                )
             bind.names[tp.name] = Var(template[tp.name], None, True, tp.name)
         scope = Scope(bind)
         for p in f.params:
@@ -234,9 +133,9 @@ class Interp:
         self.w.check_syntax(body)
         try:
             self.exec_block(body, scope)
-        except _Return:
+        except Return:
             pass
-        except (_Break, _Continue):
+        except (Break, Continue):
             raise self.err(body, "break/continue outside a loop") from None
 
     # ================================================================================== names
@@ -340,8 +239,10 @@ class Interp:
         if tv is not None and not args:
             return tv
         if name in A.PENDING_STRUCTS:
-            raise NotImplementedFeature(f"{self.where(node)}: {name} is not modelled by ascsim yet (it arrives "
-                                        "with the companion instructions; the front-end binds it already)")
+            raise NotImplementedFeature(
+                f"{self.where(node)}: {name} is not modelled by ascsim yet (it arrives "
+                "with the companion instructions; the front-end binds it already)"
+            )
         if name in ("FixpipeConfig",):
             return TypeVal("struct", name, None, None, 0, (), P.FixpipeConfig)
         raise self.err(node, f"type '{name}' is not supported by ascsim's C++ front-end")
@@ -419,17 +320,19 @@ class Interp:
             self._do(node, scope)
         elif t == "return_statement":
             e = [c for c in named(node)]
-            raise _Return(self.eval(e[0], scope) if e else None)
+            raise Return(self.eval(e[0], scope) if e else None)
         elif t == "break_statement":
-            raise _Break()
+            raise Break()
         elif t == "continue_statement":
-            raise _Continue()
+            raise Continue()
         elif t in ("comment", "preproc_call", "empty_statement") or t == ";":
             return
         elif t == "ERROR":
             self.w.check_syntax(node)
         else:
-            raise self.w.unsupported(node, describe(node) if t in _NAMED_UNSUPPORTED else f"statement '{_first_line(node)}'")
+            raise self.w.unsupported(
+                node, describe(node) if t in _NAMED_UNSUPPORTED else f"statement '{first_line(node)}'"
+            )
 
     def _cond(self, node: Node, scope: Scope) -> bool:
         if node.type == "condition_clause":
@@ -438,7 +341,7 @@ class Interp:
                 raise self.w.unsupported(node, "a declaration in a condition")
             node = fld(node, "value")
         v = self.eval(node, scope)
-        return _truth(v, node, self)
+        return self.truth(v, node)
 
     def _if(self, node: Node, scope: Scope) -> None:
         if self._cond(fld(node, "condition"), scope):
@@ -453,9 +356,9 @@ class Interp:
         """Run one iteration; False on break."""
         try:
             self.exec(body, Scope(scope))
-        except _Break:
+        except Break:
             return False
-        except _Continue:
+        except Continue:
             pass
         return True
 
@@ -529,8 +432,16 @@ class Interp:
         (target if target is not None else scope.names)[name] = var
         return var
 
-    def _array(self, m: Member, d: Node, typ: TypeVal, const: bool, scope: Scope, eval_scope: Scope,
-               target: dict | None) -> Var:
+    def _array(
+        self,
+        m: Member,
+        d: Node,
+        typ: TypeVal,
+        const: bool,
+        scope: Scope,
+        eval_scope: Scope,
+        target: dict | None,
+    ) -> Var:
         name = declarator_name(d)
         size_node = fld(d, "size")
         vals = [self.eval(a, eval_scope) for a in named(m.init)] if m.init is not None else []
@@ -539,15 +450,19 @@ class Interp:
             raise self.err(m.init, f"{len(vals)} initialisers for the {n} elements of '{name}'")
         cells = []
         for i in range(n):
-            v = self.coerce(vals[i], typ) if i < len(vals) else (self.default(typ, d) if m.init is not None
-                                                                  else UNINIT)
+            v = (
+                self.coerce(vals[i], typ)
+                if i < len(vals)
+                else (self.default(typ, d) if m.init is not None else UNINIT)
+            )
             cells.append(Var(v, typ, const, f"{name}[{i}]"))
         var = Var(A.ArrayVal(cells), None, True, name)
         (target if target is not None else scope.names)[name] = var
         return var
 
     def default(self, typ: TypeVal, node: Node) -> Any:
-        """A default-initialised value: scalars are indeterminate until assigned (C++), objects constructed."""
+        """A default-initialised value: scalars stay indeterminate until assigned (C++); objects are
+        constructed."""
         if typ.kind in ("scalar", "ptr"):
             return UNINIT
         return self.construct(typ, [], node)
@@ -576,57 +491,6 @@ class Interp:
                 return args[0]
             return UNINIT
         raise self.w.unsupported(node, f"a variable of type {typ.name}")
-
-    def _api_object(self, typ: TypeVal, args: list, node: Node) -> Any:
-        name = typ.ref
-        if name in ("LocalTensor", "GlobalTensor"):
-            dt = self._elem(typ, node)
-            if name == "GlobalTensor" or not args:
-                if args:
-                    raise RuntimeFault("GlobalTensor<T> takes no constructor arguments (use SetGlobalBuffer)")
-                return Unset(name, dt)
-            if len(args) != 3:
-                raise RuntimeFault(f"LocalTensor<{dt.name}>(TPosition, address, length) takes 3 arguments, "
-                                   f"but got {len(args)}")
-            pos, addr, length = args
-            if not (isinstance(pos, A.EnumVal) and pos.enum == "TPosition"):
-                raise RuntimeFault(f"LocalTensor<{dt.name}>: the first argument must be a TPosition, but got {pos}")
-            mem = self.core.memory(memory_of(pos.member))
-            return LocalTensor(mem, pos.member, int(addr), dt, int(length))
-        if name == "TPipe":
-            self._pipe = Pipe(dict(self.core.chip.memory_sizes))
-            return self._pipe
-        if name in ("TQue", "TQueBind", "TBuf"):
-            return self._queue(typ, node)
-        raise RuntimeFault(f"{typ.name} cannot be constructed here")
-
-    def _queue(self, typ: TypeVal, node: Node) -> Queue:
-        args = typ.args
-        pos = [a.member for a in args if isinstance(a, A.EnumVal) and a.enum == "TPosition"]
-        depths = [int(a) for a in args if isinstance(a, Num)]
-        if typ.ref == "TBuf":
-            p = pos[0] if pos else "VECCALC"
-            return Queue(typ.name, p, p, 0, is_tbuf=True)
-        if typ.ref == "TQue":
-            if len(pos) != 1:
-                raise RuntimeFault(f"{typ.name}: TQue<TPosition, depth> needs one TPosition")
-            src, dst = _QUE_LOGIC.get(pos[0], (None, None))
-            if src is None:
-                raise RuntimeFault(f"{typ.name}: a TQue at {pos[0]} is not a cube-side queue ascsim models")
-        else:
-            if len(pos) != 2:
-                raise RuntimeFault(f"{typ.name}: TQueBind<src, dst, depth> needs two TPositions")
-            src, dst = pos
-        queue_events(src, dst)
-        return Queue(typ.name, src, dst, depths[0] if depths else 1)
-
-    def _elem(self, typ: TypeVal, node: Node):
-        if not typ.args or not isinstance(typ.args[0], TypeVal):
-            raise self.err(node, f"{typ.name} needs an element type")
-        t = typ.args[0]
-        if t.dtype is None:
-            raise NotImplementedFeature(f"{typ.name}: ascsim has no {t.name} element type")
-        return t.dtype
 
     def new_instance(self, typ: TypeVal, args: list, node: Node) -> Instance:
         cls: ClassDef = typ.ref
@@ -677,8 +541,11 @@ class Interp:
                 var = inst.fields.get(name)
                 if var is None:
                     raise self.err(fi, f"{inst.cls.name} has no member '{name}'")
-                var.set(self.coerce(vals[0], var.type) if len(vals) == 1 and var.type is not None
-                        else self.construct(var.type, vals, fi))
+                var.set(
+                    self.coerce(vals[0], var.type)
+                    if len(vals) == 1 and var.type is not None
+                    else self.construct(var.type, vals, fi)
+                )
 
     # ================================================================================== conversions
     def coerce(self, v: Any, typ: TypeVal | None) -> Any:
@@ -697,33 +564,34 @@ class Interp:
                 return Num(convert(v.v, typ.ctype), typ.ctype)
             if isinstance(v, (int, float)) and not isinstance(v, bool):  # IntEnum / python scalars
                 return Num(convert(v, typ.ctype), typ.ctype)
-            raise RuntimeFault(f"cannot convert {_show(v)} to {typ.name}")
+            raise RuntimeFault(f"cannot convert {show(v)} to {typ.name}")
         if k == "struct":
             if isinstance(v, A.Braced):
                 return A.build_struct(typ.ref, v.values, typ)
             if typ.ref is P.FixpipeConfig and isinstance(v, P.FixpipeConfig):
                 return v
             if not isinstance(v, typ.ref):
-                raise RuntimeFault(f"cannot convert {_show(v)} to {typ.name}")
+                raise RuntimeFault(f"cannot convert {show(v)} to {typ.name}")
             return A.snapshot(v)
         if k == "api":
             if typ.ref in ("LocalTensor", "GlobalTensor"):
                 if not isinstance(v, (LocalTensor, Unset)):
-                    raise RuntimeFault(f"cannot convert {_show(v)} to {typ.name}")
+                    raise RuntimeFault(f"cannot convert {show(v)} to {typ.name}")
                 want = typ.args[0].dtype if typ.args and isinstance(typ.args[0], TypeVal) else None
                 if want is not None and v.dtype != want:
-                    raise RuntimeFault(f"cannot convert a tensor of {v.dtype.name} to {typ.name} (use "
-                                       "ReinterpretCast)")
+                    raise RuntimeFault(
+                        f"cannot convert a tensor of {v.dtype.name} to {typ.name} (use ReinterpretCast)"
+                    )
             return v
         if k == "ptr":
             if isinstance(v, (GmPtr, ScalarPtr)) or v is None:
                 return v
             if isinstance(v, Num) and v.v == 0:
                 return None
-            raise RuntimeFault(f"cannot convert {_show(v)} to {typ.name}")
+            raise RuntimeFault(f"cannot convert {show(v)} to {typ.name}")
         if k == "class":
             if not isinstance(v, Instance):
-                raise RuntimeFault(f"cannot convert {_show(v)} to {typ.name}")
+                raise RuntimeFault(f"cannot convert {show(v)} to {typ.name}")
             return v
         return v
 
@@ -746,7 +614,7 @@ class Interp:
                 return self._qualified(inner, scope)
         expr = _reparse(text(node))
         if expr is None:
-            raise self.w.unsupported(node, f"constructor argument '{_first_line(node)}'")
+            raise self.w.unsupported(node, f"constructor argument '{first_line(node)}'")
         try:
             return self.eval(expr, scope)
         except FrontendError as e:
@@ -774,7 +642,7 @@ class Interp:
             return _Deref(self.eval(fld(node, "argument"), scope))
         if t == "qualified_identifier":
             return Var(self._qualified(node, scope), None, True)
-        raise self.err(node, f"'{_first_line(node)}' is not assignable")
+        raise self.err(node, f"'{first_line(node)}' is not assignable")
 
     def _member_ref(self, node: Node, scope: Scope) -> Any:
         arg, fname = fld(node, "argument"), text(fld(node, "field"))
@@ -790,9 +658,11 @@ class Interp:
         if A.struct_fields(type(obj)) or hasattr(obj, "config0"):
             if not hasattr(obj, fname):
                 names = ", ".join(A.struct_fields(type(obj))) or "its Set/Get methods"
-                raise self.err(fld(node, "field"), f"{type(obj).__name__} has no field '{fname}' (fields: {names})")
+                raise self.err(
+                    fld(node, "field"), f"{type(obj).__name__} has no field '{fname}' (fields: {names})"
+                )
             return AttrCell(obj, fname)
-        raise self.err(node, f"'{_first_line(node)}': {_show(obj)} has no member '{fname}'")
+        raise self.err(node, f"'{first_line(node)}': {show(obj)} has no member '{fname}'")
 
     def _this(self, scope: Scope, node: Node) -> Instance:
         c = scope.lookup("this")
@@ -818,7 +688,7 @@ class Interp:
             raise self.w.unsupported(node, "a multi-index subscript")
         v = self.eval(idx[0], scope)
         if not isinstance(v, Num) or not v.t.is_int:
-            raise self.err(idx[0], f"an index must be an integer, but got {_show(v)}")
+            raise self.err(idx[0], f"an index must be an integer, but got {show(v)}")
         return int(v.v)
 
     # ---------------------------------------------------------------------------------- leaf nodes
@@ -851,14 +721,21 @@ class Interp:
             if tname in ("IsSameType", "is_same"):
                 a, b = self.template_args(fld(sc, "arguments"), scope)
                 if not (isinstance(a, TypeVal) and isinstance(b, TypeVal)):
-                    raise self.err(sc, f"{tname} compares types, but got {_show(a)} and {_show(b)}")
+                    raise self.err(sc, f"{tname} compares types, but got {show(a)} and {show(b)}")
                 return Num(a.same(b), BOOL)
         if sc is not None and text(sc) in A.NAMESPACES:
-            return self.eval(name, scope) if name.type != "qualified_identifier" else self._qualified(name, scope)
+            return (
+                self.eval(name, scope)
+                if name.type != "qualified_identifier"
+                else self._qualified(name, scope)
+            )
         if sc is not None and sc.type == "namespace_identifier" and text(sc) in self.prog.classes:
             raise self.w.unsupported(node, f"'{full}' (a class-qualified name)")
-        raise self.err(node, f"'{full}' is not declared (ascsim knows the AscendC enums TPosition, HardEvent, "
-                       "pipe_t, QuantMode_t, CO2Layout, FmatrixMode)")
+        raise self.err(
+            node,
+            f"'{full}' is not declared (ascsim knows the AscendC enums TPosition, HardEvent, "
+            "pipe_t, QuantMode_t, CO2Layout, FmatrixMode)",
+        )
 
     def _e_this(self, node: Node, scope: Scope) -> Instance:
         return self._this(scope, node)
@@ -883,13 +760,15 @@ class Interp:
         op = text(fld(node, "operator"))
         left = fld(node, "left")
         if op in ("&&", "||"):
-            lv = _truth(self.eval(left, scope), left, self)
+            lv = self.truth(self.eval(left, scope), left)
             if (op == "&&" and not lv) or (op == "||" and lv):
                 return Num(lv, BOOL)
             right = fld(node, "right")
-            return Num(_truth(self.eval(right, scope), right, self), BOOL)
+            return Num(self.truth(self.eval(right, scope), right), BOOL)
         typ = self._paren_type(left, scope) if op in ("-", "+", "*", "&") else None
-        if typ is not None:  # `(half)-1`: a C cast of a unary expression, which tree-sitter reads as `(x) - 1`
+        if (
+            typ is not None
+        ):  # `(half)-1`: a C cast of a unary expression, which tree-sitter reads as `(x) - 1`
             right = fld(node, "right")
             v = self.eval(right, scope)
             v = self.guard(node, lambda: unary(op, self._num(v, right))) if op in "-+" else None
@@ -922,6 +801,14 @@ class Interp:
             return v if isinstance(v, TypeVal) else None
         return scalar_type(name) if name not in self.prog.globals else None
 
+    def truth(self, v: Any, node: Node) -> bool:
+        """A condition's value (C++ contextual conversion to bool)."""
+        if isinstance(v, Num):
+            return bool(v.v)
+        if v is None:
+            return False
+        raise self.err(node, f"'{first_line(node)}' is {show(v)}, not a condition")
+
     def _num(self, v: Any, node: Node) -> Num:
         if isinstance(v, Num):
             return v
@@ -929,14 +816,14 @@ class Interp:
             return Num(int(v), INT32)
         if isinstance(v, A.EnumVal) and v.enum == "TPosition":
             raise self.err(node, f"{v} is not a number")
-        raise self.err(node, f"'{_first_line(node)}' is {_show(v)}, not a number")
+        raise self.err(node, f"'{first_line(node)}' is {show(v)}, not a number")
 
     def _e_unary(self, node: Node, scope: Scope) -> Num:
         op = text(fld(node, "operator"))
         arg = fld(node, "argument")
         v = self.eval(arg, scope)
         if op == "!":
-            return Num(not _truth(v, arg, self), BOOL)
+            return Num(not self.truth(v, arg), BOOL)
         try:
             return unary(op, self._num(v, arg))
         except ArithError as e:
@@ -972,12 +859,20 @@ class Interp:
         typ = getattr(cell, "type", None)
         if isinstance(value, A.Braced) and typ is not None and typ.kind == "class":
             raise self.w.unsupported(node, "assigning a brace initialiser to an object")
-        self.guard(node, lambda: cell.set(self.coerce(value, typ) if typ is not None else A.snapshot(value)
-                                           if not isinstance(value, (Instance, Queue, Pipe)) else value))
+        self.guard(
+            node,
+            lambda: cell.set(
+                self.coerce(value, typ)
+                if typ is not None
+                else A.snapshot(value)
+                if not isinstance(value, (Instance, Queue, Pipe))
+                else value
+            ),
+        )
 
     def _e_conditional(self, node: Node, scope: Scope) -> Any:
         c = fld(node, "condition")
-        if _truth(self.eval(c, scope), c, self):
+        if self.truth(self.eval(c, scope), c):
             return self.eval(fld(node, "consequence"), scope)
         return self.eval(fld(node, "alternative"), scope)
 
@@ -995,7 +890,9 @@ class Interp:
                 return self.guard(node, lambda: self.coerce(v if isinstance(v, Num) else Num(v, INT32), typ))
             if isinstance(v, GmPtr) and typ.ctype is not None and typ.ctype.bits == 64:
                 return Num(v.addr, UINT64)
-            raise self.err(node, f"{how} of {_show(v)} to {typ.name} is not supported by ascsim's C++ front-end")
+            raise self.err(
+                node, f"{how} of {show(v)} to {typ.name} is not supported by ascsim's C++ front-end"
+            )
         if typ.kind == "ptr":
             inner = typ.ref
             if isinstance(v, GmPtr):
@@ -1004,7 +901,9 @@ class Interp:
                 return ScalarPtr(v.cell, inner)
             if v is None or (isinstance(v, Unset) and v.param):
                 return v
-            raise self.err(node, f"{how} of {_show(v)} to {typ.name} is not supported by ascsim's C++ front-end")
+            raise self.err(
+                node, f"{how} of {show(v)} to {typ.name} is not supported by ascsim's C++ front-end"
+            )
         if typ.kind == "void":
             return None
         return self.guard(node, lambda: self.coerce(v, typ))
@@ -1029,7 +928,7 @@ class Interp:
                     return Num(val.t.bits // 8, UINT64)
                 if isinstance(val, A.ArrayVal) and val.cells and isinstance(val.cells[0].value, Num):
                     return Num(len(val.cells) * val.cells[0].value.t.bits // 8, UINT64)
-                raise self.err(node, f"sizeof of {_show(val)} is not supported by ascsim's C++ front-end")
+                raise self.err(node, f"sizeof of {show(val)} is not supported by ascsim's C++ front-end")
         if typ.size <= 0:
             raise self.err(node, f"sizeof({typ.name}) is not supported by ascsim's C++ front-end")
         return Num(typ.size, UINT64)
@@ -1057,7 +956,7 @@ class Interp:
             if base.param:
                 return base
             raise self.err(node, str(base.fault("indexing")))
-        raise self.err(node, f"{_show(base)} cannot be indexed")
+        raise self.err(node, f"{show(base)} cannot be indexed")
 
     def _e_field(self, node: Node, scope: Scope) -> Any:
         c = self._member_ref(node, scope)
@@ -1093,9 +992,16 @@ class Interp:
         elif name_node.type in ("identifier", "type_identifier"):
             name = text(name_node)
         elif name_node.type in ("primitive_type", "sized_type_specifier"):  # uint32_t(x): a functional cast
-            return self.cast(self.type_of(name_node, scope), *[self.eval(a, scope) for a in argn], node,
-                             "functional cast") if len(argn) == 1 else self.construct(
-                self.type_of(name_node, scope), [self.eval(a, scope) for a in argn], node)
+            return (
+                self.cast(
+                    self.type_of(name_node, scope),
+                    *[self.eval(a, scope) for a in argn],
+                    node,
+                    "functional cast",
+                )
+                if len(argn) == 1
+                else self.construct(self.type_of(name_node, scope), [self.eval(a, scope) for a in argn], node)
+            )
         else:
             raise self.w.unsupported(fnode, f"call through '{text(fnode)}'")
         qualified = t == "qualified_identifier"
@@ -1127,10 +1033,18 @@ class Interp:
         for i, a in enumerate(argn):
             if a.type == "initializer_list":
                 if not brace or i != len(argn) - 1:
-                    raise self.err(a, "a brace initialiser here needs its struct type written out (the call is "
-                                   "overloaded)")
-                out.append(self.guard(a, lambda a=a: A.build_struct(A.struct_class(brace),
-                                                                     [self.eval(x, scope) for x in named(a)])))
+                    raise self.err(
+                        a,
+                        "a brace initialiser here needs its struct type written out (the call is overloaded)",
+                    )
+                out.append(
+                    self.guard(
+                        a,
+                        lambda a=a: A.build_struct(
+                            A.struct_class(brace), [self.eval(x, scope) for x in named(a)]
+                        ),
+                    )
+                )
             else:
                 out.append(self.eval(a, scope))
         return out
@@ -1165,8 +1079,10 @@ class Interp:
         if len(targs) > len(tps):
             raise self.err(node, f"{f.name} takes {len(tps)} template arguments, but got {len(targs)}")
         for tp, v in zip(tps, targs, strict=False):
-            bind.names[tp.name] = Var(self._nontype(tp, v, bind, node) if not tp.is_type else v, None, True, tp.name)
-        missing = [tp for tp in tps[len(targs):]]
+            bind.names[tp.name] = Var(
+                self._nontype(tp, v, bind, node) if not tp.is_type else v, None, True, tp.name
+            )
+        missing = [tp for tp in tps[len(targs) :]]
         if not missing:
             return
         # deduce from the arguments: T from LocalTensor<T> / GlobalTensor<T> / T parameters
@@ -1180,10 +1096,11 @@ class Interp:
                 if tp.name in bind.names:
                     continue
                 if inner == tp.name and isinstance(val, (LocalTensor, Unset)):
-                    bind.names[tp.name] = Var(_dtype_type(val.dtype), None, True, tp.name)
+                    bind.names[tp.name] = Var(dtype_type(val.dtype), None, True, tp.name)
                 elif pname == tp.name and isinstance(val, Num):
-                    bind.names[tp.name] = Var(TypeVal("scalar", val.t.name, val.t, None, val.t.bits // 8), None,
-                                              True, tp.name)
+                    bind.names[tp.name] = Var(
+                        TypeVal("scalar", val.t.name, val.t, None, val.t.bits // 8), None, True, tp.name
+                    )
         for tp in missing:
             if tp.name not in bind.names:
                 if tp.default is not None:
@@ -1205,8 +1122,15 @@ class Interp:
             raise self.err(node, f"no {name}(...) takes {n} arguments")
         return fits[0]
 
-    def call(self, f: FuncDef, args: list, node: Node, this: Instance | None, bind: Scope,
-             cells: list | None = None) -> Any:
+    def call(
+        self,
+        f: FuncDef,
+        args: list,
+        node: Node,
+        this: Instance | None,
+        bind: Scope,
+        cells: list | None = None,
+    ) -> Any:
         """Call function / method `f` with evaluated arguments."""
         body = f.body
         if body is None:
@@ -1239,14 +1163,14 @@ class Interp:
         rtype = f.return_type
         try:
             self.exec_block(body, scope)
-        except _Return as r:
+        except Return as r:
             value = r.value
             if rtype is not None and value is not None:
                 rt = self.type_of(rtype, scope)
                 if rt.kind == "scalar":
                     return self.guard(node, lambda: self.coerce(value, rt))
             return value
-        except (_Break, _Continue):
+        except (Break, Continue):
             raise self.err(body, "break/continue outside a loop") from None
         return None
 
@@ -1266,8 +1190,9 @@ class Interp:
             return self._call_method(obj, mname, targs, argn, scope, node)
         return self._builtin_method(cell, obj, mname, targs, argn, scope, node)
 
-    def _call_method(self, inst: Instance, mname: str, targs: list, argn: list[Node], scope: Scope,
-                     node: Node) -> Any:
+    def _call_method(
+        self, inst: Instance, mname: str, targs: list, argn: list[Node], scope: Scope, node: Node
+    ) -> Any:
         defs = inst.cls.methods.get(mname)
         if defs is None:
             outside = [f for f in self.prog.functions.get(mname, []) if f.owner == inst.cls.name]
@@ -1279,262 +1204,6 @@ class Interp:
         bind = Scope(inst.bind)
         self._bind_template(f, targs, args, bind, node)
         return self.call(f, [a for a, _ in args], node, inst, bind, [c for _, c in args])
-
-    # ================================================================================== the API
-    def _api_call(self, name: str, targs: list, argn: list[Node], scope: Scope, node: Node) -> Any:
-        if name in A.SYNC_CALLS:
-            return self._sync(name, targs, argn, scope, node)
-        if name in A.NO_OPS:
-            self._args(argn, scope)
-            return None
-        if name in A.QUERIES:
-            return Num(A.QUERIES[name], INT32)
-        if name == "assert":
-            if argn and not _truth(self.eval(argn[0], scope), argn[0], self):
-                raise self.err(node, f"assert({_first_line(argn[0])}) failed")
-            return None
-        bind = A.API.get(name)
-        if bind is None:
-            raise self.w.unsupported(fld(node, "function"), f"call to '{name}'")
-        args = self._args(argn, scope, bind.brace)
-        for a, n in zip(args, argn, strict=False):
-            if isinstance(a, Unset):
-                raise self.err(n, str(a.fault(name)))
-        loc = self.where(node)
-        prepared = self.guard(node, lambda: bind.adapt(targs, args))
-        fn = self.guard(node, lambda: A.facade(bind))
-        fargs = [A.plain(a) for a in prepared.args]
-        fkw = {k: A.plain(v) for k, v in prepared.kwargs.items()}
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with ascendc.use(self.core):
-                report = self.guard(node, lambda: _call_facade(fn, fargs, fkw, name))
-        for w in caught:
-            msg = f"{loc}: {w.message}"
-            self.warnings.append(msg)
-            warnings.warn(msg, w.category if issubclass(w.category, HazardWarning) else HazardWarning,
-                          stacklevel=2)
-        rep = report if isinstance(report, ExecReport) else None
-        if not bind.setter:
-            dst = prepared.writes[0].memory.name if prepared.writes else None
-            src = prepared.reads[0].memory.name if prepared.reads else None
-            pipe = instruction_pipe(name, dst, src, self.core.chip.key)
-            if pipe is not None:
-                acc = call_accesses(rep, prepared.writes, prepared.reads)
-                self.guard(node, lambda: self.sync.instruction(Call(name, pipe, loc.short, acc)))
-        step = dict(prepared.step) if prepared.step is not None else None
-        if step is not None:
-            step = {k: A.snapshot(v) for k, v in step.items()}
-        roots = {id(a): _root(n) for a, n in zip(args, argn, strict=False) if isinstance(a, LocalTensor)}
-        self.trace.append(TraceCall(len(self.trace), name, loc, step, rep, roots))
-        return None
-
-    def _sync(self, name: str, targs: list, argn: list[Node], scope: Scope, node: Node) -> None:
-        where = self.where(node).short
-        if name == "PipeBarrier":
-            if len(targs) != 1 or not isinstance(targs[0], A.EnumVal) or targs[0].enum != "pipe_t":
-                raise self.err(node, "PipeBarrier takes one pipe_t template argument (PIPE_MTE1, PIPE_ALL, ...)")
-            self.guard(node, lambda: self.sync.barrier(targs[0].member))
-            return None
-        if len(targs) != 1 or not isinstance(targs[0], A.EnumVal) or targs[0].enum != "HardEvent":
-            raise self.err(node, f"{name} takes one HardEvent template argument (HardEvent::MTE2_MTE1, ...)")
-        args = self._args(argn, scope)
-        if len(args) != 1 or not isinstance(args[0], Num):
-            raise self.err(node, f"{name} takes one event id (EVENT_ID0 ... EVENT_ID7)")
-        eid = int(args[0].v)
-        if not 0 <= eid <= 7:
-            raise self.err(argn[0], f"{name}: the event id must be in [0, 7], but got {eid} (SetFlag-WaitFlag"
-                           "(ISASI).md 约束说明)")
-        event = targs[0].member
-        if name == "SetFlag":
-            self.guard(node, lambda: self.sync.set_flag(event, eid, where))
-        else:
-            self.guard(node, lambda: self.sync.wait_flag(event, eid, where))
-        return None
-
-    def _builtin_method(self, cell: Any, obj: Any, m: str, targs: list, argn: list[Node], scope: Scope,
-                        node: Node) -> Any:
-        """Methods of API objects: tensors, queues, TPipe, params structs."""
-        if obj is UNINIT:
-            raise self.err(node, f"'{_first_line(fld(fld(node, 'function'), 'argument'))}' is used before it is "
-                           "assigned")
-        if isinstance(obj, (LocalTensor, Unset)):
-            return self._tensor_method(cell, obj, m, targs, argn, scope, node)
-        if isinstance(obj, Queue):
-            return self._queue_method(obj, m, targs, argn, scope, node)
-        if isinstance(obj, Pipe):
-            return self._pipe_method(obj, m, argn, scope, node)
-        fn = getattr(obj, m, None) if m[:1].isupper() else None
-        if callable(fn) and (A.struct_fields(type(obj)) or hasattr(obj, "config0")):
-            args = [A.plain(a) for a in self._args(argn, scope)]
-            r = self.guard(node, lambda: fn(*args))
-            return Num(r, UINT64) if isinstance(r, int) and not isinstance(r, bool) else \
-                Num(r, BOOL) if isinstance(r, bool) else None
-        raise self.err(node, f"'{m}' of {_show(obj)} is not supported by ascsim's C++ front-end")
-
-    def _tensor_method(self, cell: Any, t: Any, m: str, targs: list, argn: list[Node], scope: Scope,
-                       node: Node) -> Any:
-        args = self._args(argn, scope)
-        if m == "SetGlobalBuffer":
-            if not isinstance(t, Unset) and not (isinstance(t, LocalTensor) and t.position == "GM"):
-                raise self.err(node, "SetGlobalBuffer is a GlobalTensor method")
-            if len(args) not in (1, 2) or not isinstance(args[0], (GmPtr, Unset)) and args[0] is not None:
-                raise self.err(node, "SetGlobalBuffer takes a __gm__ pointer (and a size)")
-            p = args[0]
-            if p is None or isinstance(p, Unset):
-                cell.set(Unset("GlobalTensor", t.dtype, getattr(p, "param", "") or "nullptr"))
-                return None
-            if p.space is None:
-                cell.set(Unset("GlobalTensor", t.dtype, p.param))
-                return None
-            length = int(args[1]) if len(args) == 2 else None
-            cell.set(self.guard(node, lambda: p.tensor(t.dtype, length)))
-            return None
-        if isinstance(t, Unset):
-            if t.param and m in ("GetPhyAddr",):
-                return GmPtr(None, 0, t.dtype, t.param)
-            if t.param and m == "ReinterpretCast":
-                return Unset(t.kind, self._targ_dtype(targs, node, m), t.param)
-            raise self.err(node, str(t.fault(m)))
-        if m == "ReinterpretCast":
-            dt = self._targ_dtype(targs, node, m)
-            return self.guard(node, lambda: t.reinterpret(dt))
-        if m == "GetPhyAddr":
-            if t.position == "GM":
-                return GmPtr(self.gm, t.offset, t.dtype, "")
-            return Num(t.offset, UINT64)
-        if m in ("GetSize", "GetLength"):
-            return Num(t.length if m == "GetSize" else t.nbytes, UINT32)
-        if m == "GetPosition":
-            return A.EnumVal("TPosition", t.position)
-        if m in ("GetValue", "SetValue"):
-            return self._scalar_access(t, m, args, node)
-        raise self.err(node, f"LocalTensor method '{m}' is not supported by ascsim's C++ front-end")
-
-    def _targ_dtype(self, targs: list, node: Node, m: str):
-        if len(targs) != 1 or not isinstance(targs[0], TypeVal) or targs[0].dtype is None:
-            raise self.err(node, f"{m}<T> needs an element type ascsim models")
-        return targs[0].dtype
-
-    def _scalar_access(self, t: LocalTensor, m: str, args: list, node: Node) -> Any:
-        """GetValue(i) / SetValue(i, v): one element on the scalar pipe (PIPE_S)."""
-        if not args or not isinstance(args[0], Num):
-            raise self.err(node, f"{m} takes an element index")
-        i = int(args[0].v)
-        if not 0 <= i < t.length:
-            raise self.err(node, f"{m}({i}) is outside the tensor's {t.length} elements")
-        e = self.guard(node, lambda: t[i])
-        nb = max(1, t.dtype.bits // 8)
-        acc = [(t.memory.name, e.offset, e.offset + nb, m == "SetValue")]
-        self.guard(node, lambda: self.sync.instruction(Call(m, "S", self.where(node).short,
-                                                            [_acc(*a) for a in acc])))
-        if m == "GetValue":
-            v = (e.bytes()[:8].view(t.dtype.value_dtype)[0] if t.dtype.bits == 64 else e.read(1)[0])
-            ct = SCALARS.get(t.dtype.name)
-            if ct is None:
-                raise self.err(node, f"GetValue on {t.dtype.name} is not supported by ascsim's C++ front-end")
-            return Num(convert(v.item() if hasattr(v, "item") else v, ct), ct)
-        if len(args) != 2:
-            raise self.err(node, "SetValue takes (index, value)")
-        self.trace.append(TraceCall(len(self.trace), "SetValue", self.where(node), None, None, {}))
-        ct = SCALARS.get(t.dtype.name)
-        if ct is None or not isinstance(args[1], Num):
-            raise self.err(node, f"SetValue of {_show(args[1])} into {t.dtype.name} is not supported by "
-                           "ascsim's C++ front-end")
-        v = self.guard(node, lambda: convert(args[1].v, ct))  # SetValue(index, T value): C++ converts to T
-        if t.dtype.bits == 64:  # the front-end's own 64-bit element types: bytes by numpy
-            e.bytes()[:8] = np.array([v], dtype=t.dtype.value_dtype).view(np.uint8)
-        else:
-            self.guard(node, lambda: e.write([v]))
-        return None
-
-    def _queue_method(self, q: Queue, m: str, targs: list, argn: list[Node], scope: Scope, node: Node) -> Any:
-        args = self._args(argn, scope)
-        where = self.where(node).short
-        fwd, back = queue_events(q.src, q.dst) if not q.is_tbuf else ("", "")
-        if not q.blocks:
-            raise self.err(node, f"{q.name}.{m}: the queue has no buffers (call pipe.InitBuffer first)")
-        if q.is_tbuf:
-            if m not in ("Get", "GetWithOffset"):
-                raise self.err(node, f"TBuf method '{m}' is not supported by ascsim's C++ front-end")
-            dt = self._targ_dtype(targs, node, m)
-            b = q.blocks[0]
-            off = int(args[1]) if m == "GetWithOffset" else 0
-            length = int(args[0]) if args else b.nbytes * 8 // dt.bits
-            mem = self.core.memory(q.memory)
-            return self.guard(node, lambda: LocalTensor(mem, q.position, b.addr + off, dt, length))
-        if m == "AllocTensor":
-            dt = self._targ_dtype(targs, node, m)
-            for _ in range(len(q.blocks)):
-                i = q.cursor
-                q.cursor = (q.cursor + 1) % len(q.blocks)
-                b = q.blocks[i]
-                if b.state == "free":
-                    b.state = "occupied"
-                    if b.freed_at:
-                        self.sync.wait_flag(back, ("que", id(q), i), where, "AllocTensor")
-                        b.freed_at = ""
-                    mem = self.core.memory(q.memory)
-                    return LocalTensor(mem, q.position, b.addr, dt, b.nbytes * 8 // dt.bits)
-            raise self.err(node, f"{q.name}.AllocTensor: every buffer is in use (FreeTensor the tensors first; "
-                           "the C++ loop would spin forever)")
-        t = args[0] if args else None
-        if m == "EnQue":
-            i = self.guard(node, lambda: q.block_of(t))
-            if len(q.fifo) >= max(q.depth, 1):
-                raise self.err(node, f"{q.name}.EnQue: the queue already holds {len(q.fifo)} tensors (depth "
-                               f"{q.depth}); the C++ API checks usedCount < depth")
-            q.blocks[i].state = "enqueued"
-            q.fifo.append(i)
-            self.sync.set_flag(fwd, ("que", id(q), i), where, "EnQue")
-            return Num(True, BOOL)
-        if m == "DeQue":
-            dt = self._targ_dtype(targs, node, m)
-            if not q.fifo:
-                raise self.err(node, f"{q.name}.DeQue: the queue is empty (no EnQue before it)")
-            i = q.fifo.pop(0)
-            q.blocks[i].state = "dequeued"
-            self.sync.wait_flag(fwd, ("que", id(q), i), where, "DeQue")
-            b = q.blocks[i]
-            return LocalTensor(self.core.memory(q.memory), q.position, b.addr, dt, b.nbytes * 8 // dt.bits)
-        if m == "FreeTensor":
-            i = self.guard(node, lambda: q.block_of(t))
-            b = q.blocks[i]
-            if b.state == "free":
-                raise self.err(node, f"{q.name}.FreeTensor: the buffer is already free")
-            b.state = "free"
-            b.freed_at = where
-            self.sync.set_flag(back, ("que", id(q), i), where, "FreeTensor")
-            return None
-        if m in ("HasTensorInQue", "GetTensorCountInQue", "VacantInQue", "HasIdleBuffer"):
-            n = len(q.fifo)
-            vals = {"HasTensorInQue": n > 0, "GetTensorCountInQue": n, "VacantInQue": n < max(q.depth, 1),
-                    "HasIdleBuffer": any(b.state == "free" for b in q.blocks)}
-            v = vals[m]
-            return Num(v, BOOL) if isinstance(v, bool) else Num(v, INT32)
-        raise self.err(node, f"TQue method '{m}' is not supported by ascsim's C++ front-end")
-
-    def _pipe_method(self, p: Pipe, m: str, argn: list[Node], scope: Scope, node: Node) -> Any:
-        args = self._args(argn, scope)
-        if m == "InitBuffer":
-            if not args or not isinstance(args[0], Queue):
-                raise self.err(node, "InitBuffer takes a TQue / TQueBind / TBuf first")
-            q = args[0]
-            if q.is_tbuf:
-                if len(args) != 2:
-                    raise self.err(node, "InitBuffer(tbuf, len) takes 2 arguments")
-                self.guard(node, lambda: p.init_buffer(q, 1, int(args[1])))
-            else:
-                if len(args) != 3 or not all(isinstance(a, Num) for a in args[1:]):
-                    raise self.w.unsupported(node, "InitBuffer with explicit addresses (Std::tuple)")
-                self.guard(node, lambda: p.init_buffer(q, int(args[1]), int(args[2])))
-            return Num(True, BOOL)
-        if m in ("Init", "Destroy", "DestroyWithoutPipeAll"):
-            return None
-        if m == "Reset":
-            p.cursor.clear()
-            return None
-        raise self.err(node, f"TPipe method '{m}' is not supported by ascsim's C++ front-end")
 
 
 class _InstScope(Scope):
@@ -1556,8 +1225,9 @@ class _InstScope(Scope):
                 return v
             if name in inst.cls.statics:
                 return self.interp._static(inst, name, inst.cls.node)
-            if name in inst.cls.methods or any(f.owner == inst.cls.name
-                                               for f in self.interp.prog.functions.get(name, [])):
+            if name in inst.cls.methods or any(
+                f.owner == inst.cls.name for f in self.interp.prog.functions.get(name, [])
+            ):
                 return Method(inst, name)
         return self.parent.lookup(name) if self.parent is not None else None
 
@@ -1589,36 +1259,53 @@ class _Deref:
 
 
 def _bitcast(v: Any, src: Any, dst: Any) -> Any:
-    codes = {("float", 32): "f", ("int", 32): "i", ("uint", 32): "I", ("float", 64): "d", ("int", 64): "q",
-             ("uint", 64): "Q", ("int", 16): "h", ("uint", 16): "H", ("float", 16): "e"}
+    codes = {
+        ("float", 32): "f",
+        ("int", 32): "i",
+        ("uint", 32): "I",
+        ("float", 64): "d",
+        ("int", 64): "q",
+        ("uint", 64): "Q",
+        ("int", 16): "h",
+        ("uint", 16): "H",
+        ("float", 16): "e",
+    }
     a, b = codes.get((src.kind, src.bits)), codes.get((dst.kind, dst.bits))
     if a is None or b is None:
         raise RuntimeFault(f"bit cast from {src.name} to {dst.name} is not supported")
     return struct.unpack("<" + b, struct.pack("<" + a, v))[0]
 
 
-def _acc(mem: str, start: int, end: int, write: bool) -> Access:
-    return Access(mem, start, end, write)
-
-
-_QUE_LOGIC = {"A1": ("GM", "A1"), "B1": ("GM", "B1"), "C1": ("GM", "C1"), "A2": ("A1", "A2"),
-              "B2": ("B1", "B2"), "C2": ("C1", "C2"), "CO1": ("CO1", "CO2"), "C2PIPE2GM": ("C1", "C2PIPE2GM")}
-
-_NAMED_UNSUPPORTED = frozenset({
-    "switch_statement", "goto_statement", "labeled_statement", "try_statement", "throw_statement",
-    "lambda_expression", "new_expression", "delete_expression", "for_range_loop", "co_await_expression",
-    "fold_expression", "gnu_asm_expression", "offsetof_expression",
-    "alignof_expression", "char_literal", "concatenated_string", "user_defined_literal", "raw_string_literal",
-    "co_return_statement", "attributed_statement", "seh_try_statement", "static_assert_declaration",
-    "alias_declaration", "type_definition", "using_declaration", "namespace_definition",
-})
-
-
-def _call_facade(fn: Callable, args: list, kw: dict, name: str) -> Any:
-    try:
-        return fn(*args, **kw)
-    except TypeError as e:
-        raise RuntimeFault(f"{name}: these arguments do not fit ascsim's {name} ({e})") from None
+_NAMED_UNSUPPORTED = frozenset(
+    {
+        "switch_statement",
+        "goto_statement",
+        "labeled_statement",
+        "try_statement",
+        "throw_statement",
+        "lambda_expression",
+        "new_expression",
+        "delete_expression",
+        "for_range_loop",
+        "co_await_expression",
+        "fold_expression",
+        "gnu_asm_expression",
+        "offsetof_expression",
+        "alignof_expression",
+        "char_literal",
+        "concatenated_string",
+        "user_defined_literal",
+        "raw_string_literal",
+        "co_return_statement",
+        "attributed_statement",
+        "seh_try_statement",
+        "static_assert_declaration",
+        "alias_declaration",
+        "type_definition",
+        "using_declaration",
+        "namespace_definition",
+    }
+)
 
 
 def _rebuildable(e: AscsimError) -> bool:
@@ -1628,36 +1315,6 @@ def _rebuildable(e: AscsimError) -> bool:
     except Exception:  # noqa: BLE001
         return False
     return True
-
-
-def _truth(v: Any, node: Node, interp: Interp) -> bool:
-    if isinstance(v, Num):
-        return bool(v.v)
-    if v is None:
-        return False
-    raise interp.err(node, f"'{_first_line(node)}' is {_show(v)}, not a condition")
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, Num):
-        return f"{v.v!r} ({v.t.name})"
-    if isinstance(v, LocalTensor):
-        return f"a LocalTensor<{v.dtype.name}>"
-    if isinstance(v, Instance):
-        return f"an object of {v.name}"
-    if isinstance(v, TypeVal):
-        return f"the type {v.name}"
-    if isinstance(v, Unset):
-        return f"an unset {v.kind}<{v.dtype.name}>"
-    if isinstance(v, A.Braced):
-        return "a brace initialiser"
-    if v is None:
-        return "nullptr/void"
-    return f"a {type(v).__name__}"
-
-
-def _first_line(node: Node) -> str:
-    return text(node).split("\n")[0][:60]
 
 
 def _tname(name: str, args: tuple) -> str:
@@ -1692,33 +1349,6 @@ def _first_template_arg(t: Node) -> str:
         return ""
     args = named(fld(t, "arguments"))
     return text(args[0]) if args else ""
-
-
-def _dtype_type(dt: Any) -> TypeVal:
-    tv = scalar_type(dt.name)
-    return tv if tv is not None else TypeVal("elem", dt.name, None, dt, max(1, dt.bits // 8))
-
-
-def _root(node: Node) -> str:
-    """The variable an argument expression starts from (`a2Local[i * off]` -> a2Local)."""
-    while node.type in ("subscript_expression", "call_expression", "field_expression", "parenthesized_expression",
-                        "cast_expression", "pointer_expression"):
-        if node.type == "field_expression":
-            arg = fld(node, "argument")
-            if arg.type == "this":
-                return text(fld(node, "field"))
-            if node.parent is not None and node.parent.type == "call_expression":
-                node = arg
-                continue
-            return text(fld(node, "field"))
-        nxt = fld(node, "argument") or fld(node, "function") or fld(node, "value")
-        if nxt is None:
-            inner = named(node)
-            if not inner:
-                break
-            nxt = inner[0]
-        node = nxt
-    return text(node) if node.type == "identifier" else ""
 
 
 _EVAL: dict[str, Callable[[Interp, Node, Scope], Any]] = {

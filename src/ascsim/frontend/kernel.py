@@ -79,8 +79,9 @@ def parse_gm(spec: str) -> tuple[str, Input | Output]:
         except ValueError:
             dims = ()
         if not dims or min(dims) <= 0:
-            raise AscsimError(f"--gm {spec}: SHAPE must be positive sizes joined by x (e.g. 32x32), but got "
-                              f"{shape!r}")
+            raise AscsimError(
+                f"--gm {spec}: SHAPE must be positive sizes joined by x (e.g. 32x32), but got {shape!r}"
+            )
         return name, Output(dtype, dims, path)
     return name, Input(read_input(path, spec), dtype, path)
 
@@ -148,8 +149,13 @@ def _npy_array(raw: bytes, dt: DType, shape: tuple[int, ...]) -> np.ndarray:
 class Kernel:
     """A preprocessed, parsed kernel file."""
 
-    def __init__(self, path: str | Path, chip: str = "a2", defines: Mapping[str, str] | None = None,
-                 text_: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        chip: str = "a2",
+        defines: Mapping[str, str] | None = None,
+        text_: str | None = None,
+    ) -> None:
         self.path = Path(path)
         self.chip = get_chip(chip)
         if text_ is None:
@@ -171,13 +177,19 @@ class Kernel:
                 for f in fs:
                     if f.name == name:
                         return f
-            raise FrontendError(f"{self.source.path}: no function named '{name}' (--entry); __global__ "
-                                f"functions: {', '.join(f.name for f in entries) or 'none'}")
+            raise FrontendError(
+                f"{self.source.path}: no function named '{name}' (--entry); __global__ "
+                f"functions: {', '.join(f.name for f in entries) or 'none'}"
+            )
         if not entries:
-            raise FrontendError(f"{self.source.path}: no __global__ kernel function found (give --entry NAME)")
+            raise FrontendError(
+                f"{self.source.path}: no __global__ kernel function found (give --entry NAME)"
+            )
         if len(entries) > 1:
-            raise FrontendError(f"{self.source.path}: several __global__ functions "
-                                f"({', '.join(f.name for f in entries)}): choose one with --entry NAME")
+            raise FrontendError(
+                f"{self.source.path}: several __global__ functions "
+                f"({', '.join(f.name for f in entries)}): choose one with --entry NAME"
+            )
         return entries[0]
 
     def launch_template(self, f: FuncDef) -> dict[str, Any]:
@@ -188,7 +200,7 @@ class Kernel:
         body = main.body
         src = text(body) if body is not None else ""
         m = re.search(rf"\b{re.escape(f.name)}\s*<", src)
-        if m is None or "<<<" not in src[m.end():]:
+        if m is None or "<<<" not in src[m.end() :]:
             return {}
         args_text, end = _balanced(src, m.end() - 1)
         if args_text is None or not src[end:].lstrip().startswith("<<<"):
@@ -198,8 +210,9 @@ class Kernel:
         for st in named(body):  # main's constexpr/const scalars, in order, up to the launch
             if st.start_byte - body.start_byte > m.start():
                 break
-            if st.type == "declaration" and any(text(q) in ("constexpr", "const") for q in named(st)
-                                                if q.type == "type_qualifier"):
+            if st.type == "declaration" and any(
+                text(q) in ("constexpr", "const") for q in named(st) if q.type == "type_qualifier"
+            ):
                 try:
                     interp.exec(st, scope)
                 except AscsimError:
@@ -216,7 +229,10 @@ class Kernel:
         if expr is not None and not tree.has_error:
             inner = named(expr)[0] if named(expr) else expr
             try:
-                if inner.type in ("identifier", "qualified_identifier") and scalar_type(arg.strip()) is not None:
+                if (
+                    inner.type in ("identifier", "qualified_identifier")
+                    and scalar_type(arg.strip()) is not None
+                ):
                     return scalar_type(arg.strip())
                 return interp.eval(inner, scope)
             except AscsimError:
@@ -227,9 +243,14 @@ class Kernel:
         raise FrontendError(f"{self.source.path}: cannot evaluate {what}; give it with --template")
 
     # -- running ------------------------------------------------------------------------------------
-    def run(self, gm: Mapping[str, Any] | None = None, template: Mapping[str, Any] | None = None,
-            entry: str | None = None, strict: bool = False,
-            preload: Mapping[str, Mapping[int, bytes]] | None = None) -> KernelRun:
+    def run(
+        self,
+        gm: Mapping[str, Any] | None = None,
+        template: Mapping[str, Any] | None = None,
+        entry: str | None = None,
+        strict: bool = False,
+        preload: Mapping[str, Mapping[int, bytes]] | None = None,
+    ) -> KernelRun:
         """Launch the kernel once on a fresh Core of the kernel's chip.
 
         gm: kernel parameter -> input (array, bytes, file path, `Input`) or `Output`. template: the entry's
@@ -245,16 +266,27 @@ class Kernel:
             for addr, data in chunks.items():
                 m.check_range(addr, len(data), f"preload {mem}")
                 m.data[addr : addr + len(data)] = np.frombuffer(data, dtype=np.uint8)
-        space = GmSpace(core, {k: (b.data if isinstance(b, Input) else None,
-                                   len(b.data) if isinstance(b, Input) else b.nbytes)
-                               for k, b in bindings.items()})
+        space = GmSpace(
+            core,
+            {
+                k: (
+                    b.data if isinstance(b, Input) else None,
+                    len(b.data) if isinstance(b, Input) else b.nbytes,
+                )
+                for k, b in bindings.items()
+            },
+        )
         params = _entry_params(f, self.where)
         unknown = [k for k in bindings if k not in params]
         if unknown:
-            raise FrontendError(f"{self.source.path}: --gm {unknown[0]}: the entry {f.name} has no parameter "
-                                f"'{unknown[0]}' (parameters: {', '.join(params) or 'none'})")
-        args = {p: GmPtr(space if p in bindings else None, space.buffers[p].addr if p in bindings else 0, None, p)
-                for p in params}
+            raise FrontendError(
+                f"{self.source.path}: --gm {unknown[0]}: the entry {f.name} has no parameter "
+                f"'{unknown[0]}' (parameters: {', '.join(params) or 'none'})"
+            )
+        args = {
+            p: GmPtr(space if p in bindings else None, space.buffers[p].addr if p in bindings else 0, None, p)
+            for p in params
+        }
         tvals = self._template(f, template or {})
         sync = SyncChecker(strict=strict)
         interp = Interp(self.program, self.where, core, sync, space)
@@ -270,13 +302,18 @@ class Kernel:
         names = [tp.name for tp in f.template or []]
         unknown = [k for k in given if k not in names]
         if unknown:
-            raise FrontendError(f"{self.source.path}: --template {unknown[0]}: the entry {f.name} has no template "
-                                f"parameter '{unknown[0]}' (it has: {', '.join(names) or 'none'})")
+            raise FrontendError(
+                f"{self.source.path}: --template {unknown[0]}: the entry {f.name} has no template "
+                f"parameter '{unknown[0]}' (it has: {', '.join(names) or 'none'})"
+            )
         out = self.launch_template(f)
         interp = Interp(self.program, self.where, Core(self.chip), SyncChecker(), None)
         for k, v in given.items():
-            out[k] = _as_template_value(v) if not isinstance(v, str) else \
-                self._template_value(v, Scope(interp.globals), interp, f"--template {k}={v}")
+            out[k] = (
+                _as_template_value(v)
+                if not isinstance(v, str)
+                else self._template_value(v, Scope(interp.globals), interp, f"--template {k}={v}")
+            )
         for tp in f.template or []:
             if tp.name in out and not tp.is_type and isinstance(out[tp.name], Num) and tp.node is not None:
                 ptype = fld(tp.node, "type")
@@ -306,8 +343,9 @@ def _binding(name: str, v: Any) -> Input | Output:
         return Input(bytes(v))
     if isinstance(v, (str, Path)):
         return Input(read_input(v, f"{name}={v}"), None, str(v))
-    raise AscsimError(f"gm[{name!r}]: expected an array, bytes, a file path, Input or Output, but got "
-                      f"{type(v).__name__}")
+    raise AscsimError(
+        f"gm[{name!r}]: expected an array, bytes, a file path, Input or Output, but got {type(v).__name__}"
+    )
 
 
 def _entry_params(f: FuncDef, where: Where) -> list[str]:
@@ -317,7 +355,9 @@ def _entry_params(f: FuncDef, where: Where) -> list[str]:
             continue
         d = fld(p, "declarator")
         t = fld(p, "type")
-        is_ptr = (d is not None and d.type == "pointer_declarator") or (t is not None and text(t) == "GM_ADDR")
+        is_ptr = (d is not None and d.type == "pointer_declarator") or (
+            t is not None and text(t) == "GM_ADDR"
+        )
         name = declarator_name(d) if d is not None else ""
         if not is_ptr:
             raise where.unsupported(p, f"the kernel parameter '{text(p)}' (only GM pointers are bound)")

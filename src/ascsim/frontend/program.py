@@ -93,8 +93,14 @@ def function_declarator(node: Node) -> Node | None:
 
 def declarator_name(d: Node) -> str:
     """The declared name under a declarator (x, *x, &x, x[2], f(...), X::f)."""
-    while d is not None and d.type not in ("identifier", "field_identifier", "qualified_identifier",
-                                          "destructor_name", "operator_name", "type_identifier"):
+    while d is not None and d.type not in (
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "type_identifier",
+    ):
         inner = fld(d, "declarator")
         if inner is None and d.type == "reference_declarator" and named(d):
             inner = named(d)[-1]
@@ -108,21 +114,26 @@ def template_params(node: Node) -> list[TemplateParam]:
     out = []
     plist = fld(node, "parameters")
     for p in named(plist) if plist is not None else []:
-        if p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
-                      "variadic_type_parameter_declaration"):
+        if p.type in (
+            "type_parameter_declaration",
+            "optional_type_parameter_declaration",
+            "variadic_type_parameter_declaration",
+        ):
             name = next((text(c) for c in named(p) if c.type == "type_identifier"), "")
             out.append(TemplateParam(name, True, fld(p, "default_type"), p))
         else:  # parameter_declaration / optional_parameter_declaration: a non-type parameter
             d = fld(p, "declarator")
-            out.append(TemplateParam(declarator_name(d) if d is not None else "", False,
-                                     fld(p, "default_value"), p))
+            out.append(
+                TemplateParam(declarator_name(d) if d is not None else "", False, fld(p, "default_value"), p)
+            )
     return out
 
 
 def is_global(node: Node) -> bool:
     """Does a function definition carry the `__global__` mark (`[[global]]` after preprocessing)?"""
-    return any(c.type == "attribute_declaration" and text(c).replace(" ", "") == GLOBAL_MARK
-               for c in node.children)
+    return any(
+        c.type == "attribute_declaration" and text(c).replace(" ", "") == GLOBAL_MARK for c in node.children
+    )
 
 
 def collect(root: Node) -> Program:

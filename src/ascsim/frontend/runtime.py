@@ -83,16 +83,20 @@ class GmPtr:
     def tensor(self, dtype: DType, length: int | None) -> LocalTensor:
         """The GlobalTensor SetGlobalBuffer makes: `length` elements, or up to the end of the buffer."""
         if self.space is None:
-            raise RuntimeFault(f"kernel parameter '{self.param}' is not bound: give it with --gm "
-                               f"{self.param}=FILE (a read input or FILE:DTYPE:SHAPE for an output)")
+            raise RuntimeFault(
+                f"kernel parameter '{self.param}' is not bound: give it with --gm "
+                f"{self.param}=FILE (a read input or FILE:DTYPE:SHAPE for an output)"
+            )
         if length is None:
             buf = self.space.buffer_at(self.addr)
             end = buf.addr + buf.nbytes if buf is not None else self.addr
             length = max(0, end - self.addr) * 8 // dtype.bits
         mem = self.space.memory
         if self.addr + (length * dtype.bits + 7) // 8 > mem.size:
-            raise RuntimeFault(f"SetGlobalBuffer: {length} elements of {dtype.name} from GM address "
-                               f"{self.addr} run past the end of GM ({mem.size} B)")
+            raise RuntimeFault(
+                f"SetGlobalBuffer: {length} elements of {dtype.name} from GM address "
+                f"{self.addr} run past the end of GM ({mem.size} B)"
+            )
         return LocalTensor(mem, "GM", self.addr, dtype, length)
 
 
@@ -107,33 +111,52 @@ class Unset:
 
     def fault(self, use: str) -> RuntimeFault:
         if self.param:
-            return RuntimeFault(f"{use} touches kernel parameter '{self.param}', which is not bound: give it "
-                                f"with --gm {self.param}=FILE")
+            return RuntimeFault(
+                f"{use} touches kernel parameter '{self.param}', which is not bound: give it "
+                f"with --gm {self.param}=FILE"
+            )
         what = "SetGlobalBuffer" if self.kind == "GlobalTensor" else "a TPosition and address or a queue"
-        return RuntimeFault(f"{use} uses a {self.kind}<{self.dtype.name}> that was never given memory ({what})")
+        return RuntimeFault(
+            f"{use} uses a {self.kind}<{self.dtype.name}> that was never given memory ({what})"
+        )
 
 
 # -- TPipe / TQue / TBuf ----------------------------------------------------------------------------------
 
 #: TQue<pos>'s (source, destination) logical positions (kernel_event.h GetBufferLogicPos).
-_QUE_LOGIC = {"A1": ("GM", "A1"), "B1": ("GM", "B1"), "C1": ("GM", "C1"), "A2": ("A1", "A2"),
-              "B2": ("B1", "B2"), "C2": ("C1", "C2"), "CO1": ("CO1", "CO2"), "CO2": ("CO2", "GM"),
-              "C2PIPE2GM": ("B1", "C2PIPE2GM")}
+QUE_LOGIC = {
+    "A1": ("GM", "A1"),
+    "B1": ("GM", "B1"),
+    "C1": ("GM", "C1"),
+    "A2": ("A1", "A2"),
+    "B2": ("B1", "B2"),
+    "C2": ("C1", "C2"),
+    "CO1": ("CO1", "CO2"),
+    "CO2": ("CO2", "GM"),
+    "C2PIPE2GM": ("B1", "C2PIPE2GM"),
+}
 
 #: (source memory, destination memory) -> (EnQue/DeQue event, FreeTensor/AllocTensor event)
 #: (kernel_event.h GetQueEvt for arch 2201/3510).
-_QUE_EVENTS = {("GM", "L1"): ("MTE2_MTE1", "MTE1_MTE2"), ("L1", "L0A"): ("MTE1_M", "M_MTE1"),
-               ("L1", "L0B"): ("MTE1_M", "M_MTE1"), ("L1", "BT"): ("MTE1_M", "M_MTE1"),
-               ("L1", "FB"): ("MTE1_FIX", "FIX_MTE1"), ("L0C", "GM"): ("M_FIX", "FIX_M"),
-               ("GM", "L0A"): ("MTE2_M", "M_MTE2"), ("GM", "L0B"): ("MTE2_M", "M_MTE2")}
+_QUE_EVENTS = {
+    ("GM", "L1"): ("MTE2_MTE1", "MTE1_MTE2"),
+    ("L1", "L0A"): ("MTE1_M", "M_MTE1"),
+    ("L1", "L0B"): ("MTE1_M", "M_MTE1"),
+    ("L1", "BT"): ("MTE1_M", "M_MTE1"),
+    ("L1", "FB"): ("MTE1_FIX", "FIX_MTE1"),
+    ("L0C", "GM"): ("M_FIX", "FIX_M"),
+    ("GM", "L0A"): ("MTE2_M", "M_MTE2"),
+    ("GM", "L0B"): ("MTE2_M", "M_MTE2"),
+}
 
 
 def queue_events(src: str, dst: str) -> tuple[str, str]:
     """The (forward, backward) HardEvents of a queue between TPositions `src` and `dst`."""
     key = (memory_of(src), memory_of(dst))
     if key not in _QUE_EVENTS:
-        raise RuntimeFault(f"a queue from {src} to {dst} ({key[0]} -> {key[1]}) has no sync events ascsim "
-                           "models")
+        raise RuntimeFault(
+            f"a queue from {src} to {dst} ({key[0]} -> {key[1]}) has no sync events ascsim models"
+        )
     return _QUE_EVENTS[key]
 
 
@@ -147,7 +170,7 @@ class Block:
     addr: int
     nbytes: int
     state: str = "free"  # free | occupied | enqueued | dequeued
-    freed_at: str = ""   # where FreeTensor set the backward flag (AllocTensor waits for it)
+    freed_at: str = ""  # where FreeTensor set the backward flag (AllocTensor waits for it)
 
 
 @dataclass
@@ -177,8 +200,10 @@ class Queue:
         for i, b in enumerate(self.blocks):
             if t.memory.name == self.memory and b.addr <= t.offset < b.addr + b.nbytes:
                 return i
-        raise RuntimeFault(f"{self.name}: the tensor at {t.memory.name} address {t.offset} is not one of this "
-                           "queue's buffers")
+        raise RuntimeFault(
+            f"{self.name}: the tensor at {t.memory.name} address {t.offset} is not one of this "
+            "queue's buffers"
+        )
 
 
 class Pipe:
@@ -192,8 +217,10 @@ class Pipe:
         if q.blocks:
             raise RuntimeFault(f"InitBuffer: {q.name} already has buffers")
         if not 1 <= num <= 64:
-            raise RuntimeFault(f"InitBuffer: num must be in [1, 64], but got {num} (the C++ API checks "
-                               "ASCENDC_CHECK_VALUE_RANGE(num, 1, QBUF_MAX_LEN))")
+            raise RuntimeFault(
+                f"InitBuffer: num must be in [1, 64], but got {num} (the C++ API checks "
+                "ASCENDC_CHECK_VALUE_RANGE(num, 1, QBUF_MAX_LEN))"
+            )
         if length <= 0:
             raise RuntimeFault(f"InitBuffer: len must be > 0, but got {length}")
         mem = q.memory
@@ -202,7 +229,9 @@ class Pipe:
         blen = -(-length // 32) * 32  # InitBuffer.md: len is rounded up to 32 bytes
         addr = self.cursor.get(mem, 0)
         if addr + num * blen > self.sizes[mem]:
-            raise RuntimeFault(f"InitBuffer: {num} x {blen} B for {q.name} from {mem} address {addr} exceed "
-                               f"{mem} ({self.sizes[mem]} B)")
+            raise RuntimeFault(
+                f"InitBuffer: {num} x {blen} B for {q.name} from {mem} address {addr} exceed "
+                f"{mem} ({self.sizes[mem]} B)"
+            )
         q.blocks = [Block(addr + i * blen, blen) for i in range(num)]
         self.cursor[mem] = addr + num * blen

@@ -30,8 +30,20 @@ from ..errors import AscsimError
 
 #: Qualifiers erased before parsing (they select address spaces / core types, which the front-end
 #: infers: an entry's pointer parameters are GM, every function runs on the one simulated core).
-ERASED = ("__aicore__", "__gm__", "__cube__", "__vector__", "__inline__", "__sync_alias__", "__ubuf__",
-          "__cbuf__", "__ca__", "__cb__", "__cc__", "__fbuf__")
+ERASED = (
+    "__aicore__",
+    "__gm__",
+    "__cube__",
+    "__vector__",
+    "__inline__",
+    "__sync_alias__",
+    "__ubuf__",
+    "__cbuf__",
+    "__ca__",
+    "__cb__",
+    "__cc__",
+    "__fbuf__",
+)
 GLOBAL_MARK = "[[global]]"
 
 
@@ -111,8 +123,9 @@ def erase_qualifiers(text: str) -> str:
     return re.sub(r"\b(" + "|".join(ERASED) + r")\b", lambda m: " " * len(m.group(1)), text)
 
 
-def preprocess(text: str, path: str | Path, defines: dict[str, str] | None = None,
-               npu_arch: str | None = None) -> Source:
+def preprocess(
+    text: str, path: str | Path, defines: dict[str, str] | None = None, npu_arch: str | None = None
+) -> Source:
     """Run the preprocessor over `text` (the contents of `path`)."""
     name = str(path)
     pp = _Pcpp(Path(name).name)
