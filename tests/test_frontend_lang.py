@@ -111,6 +111,8 @@ private:
 __aicore__ inline void Bump(uint32_t& x, uint32_t y) { x += y; y = 0; }
 template <typename KernelType>
 __aicore__ inline uint32_t Run() { KernelType b; return b.Get(); }
+using Elem = half;
+typedef float F32;
 """
     body = """
     Box<half, 8> b;
@@ -122,8 +124,9 @@ __aicore__ inline uint32_t Run() { KernelType b; return b.Get(); }
     AscendC::LocalTensor<float> f(AscendC::TPosition::B1, 1024, 8);
     probe.SetValue(3, b.Width(f));
     probe.SetValue(4, AscendC::IsSameType<half, float>::value * 10 + std::is_same<uint32_t, unsigned>::value);
+    probe.SetValue(5, sizeof(Elem) * 10 + sizeof(F32) + AscendC::IsSameType<Elem, half>::value * 100);
 """
-    assert _probe(body, pre)[:5] == [16 + 16 + 1000 + 7, 16 + 8 + 7, 32, 4, 1]
+    assert _probe(body, pre)[:6] == [16 + 16 + 1000 + 7, 16 + 8 + 7, 32, 4, 1, 124]
 
 
 def test_casts_and_float_bits() -> None:

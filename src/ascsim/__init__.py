@@ -37,6 +37,14 @@ from .params import (
 
 __version__ = "0.1.0"
 
+
+def load_kernel(path, chip: str = "a2", defines=None):  # noqa: ANN001, ANN201 - lazy import below
+    """Preprocess and parse an Ascend C kernel file for `chip`: `ascsim.load_kernel("k.cpp").run(gm=...)`
+    (docs/cpp_frontend.md). The C++ front-end (tree-sitter, pcpp) is imported on first use."""
+    from .frontend import load_kernel as _load
+
+    return _load(path, chip, defines)
+
 __all__ = [
     "ALL_CHIPS", "AlignmentError", "AscsimError", "BoundsError", "Core", "DocConflictError",
     "DocConflictWarning", "HazardError", "HazardWarning", "NotImplementedFeature",
@@ -44,5 +52,5 @@ __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData3DParamsV1",
     "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "LoadDataRepeatParamWithStride",
     "MmadParams", "Load2DBitModeParam", "LoadData2DMxParams", "LoadData2DParams", "LoadData2DParamsV2",
-    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
+    "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "load_kernel",
 ]

@@ -282,7 +282,8 @@ class SyncChecker:
             self._report(
                 "unpaired-wait",
                 f"{where}: {origin}<{event}>({event_id}) has no SetFlag<{event}>"
-                f"({event_id}) before it: pipe {dst} would wait for a later one or hang",
+                f"({event_id}) before it: pipe {dst} would wait for a later one or hang "
+                "(docs/divergences.md R12)",
                 (where,),
             )
             return
@@ -315,7 +316,7 @@ class SyncChecker:
                 self._report(
                     "never-dequeued",
                     f"{flag.where}: EnQue puts a tensor in the queue that no DeQue "
-                    "takes out, so nothing waits for it",
+                    "takes out, so nothing waits for it (docs/divergences.md R11)",
                     (flag.where,),
                 )
         self.flags.clear()

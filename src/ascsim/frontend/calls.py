@@ -299,7 +299,7 @@ class ApiCalls:
             raise self.err(
                 node,
                 f"{q.name}.AllocTensor: every buffer is in use (FreeTensor the tensors first; "
-                "the C++ loop would spin forever)",
+                "the C++ loop would spin forever; docs/divergences.md R3)",
             )
         t = args[0] if args else None
         if m == "EnQue":

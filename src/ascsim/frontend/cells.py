@@ -40,7 +40,8 @@ class Var:
     def get(self) -> Any:
         if self.value is UNINIT:
             raise RuntimeFault(
-                f"'{self.name}' is read before it is assigned (its value is indeterminate in C++)"
+                f"'{self.name}' is read before it is assigned (its value is indeterminate in C++; "
+                "docs/divergences.md R5)"
             )
         return self.value
 

@@ -109,6 +109,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _summary(call) -> str:  # noqa: ANN001
     head = f"[{call.index}] {call.name} ({call.loc.short})"
     rep = call.report
+    if call.name == "SetValue":
+        return f"{head}: one element written by the scalar unit"
     if rep is None:
         return f"{head}: registers set" if call.name.startswith("Set") else head
     if not rep.bytes_written and not rep.bytes_read:

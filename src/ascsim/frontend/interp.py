@@ -799,6 +799,8 @@ class Interp(ApiCalls):
         if c is not None:
             v = getattr(c, "value", None)
             return v if isinstance(v, TypeVal) else None
+        if name in self.prog.aliases:
+            return self._named_type(name, (), scope, inner[0])
         return scalar_type(name) if name not in self.prog.globals else None
 
     def truth(self, v: Any, node: Node) -> bool:
@@ -920,8 +922,8 @@ class Interp(ApiCalls):
                 c = scope.lookup(text(inner))
                 if c is not None and isinstance(getattr(c, "value", None), TypeVal):
                     typ = c.value
-                elif c is None and scalar_type(text(inner)) is not None:
-                    typ = scalar_type(text(inner))
+                elif c is None and (scalar_type(text(inner)) is not None or text(inner) in self.prog.aliases):
+                    typ = self._named_type(text(inner), (), scope, inner)
             if typ is None:
                 val = self.eval(inner, scope)
                 if isinstance(val, Num):
