@@ -254,3 +254,43 @@ def test_cvalues_rules() -> None:
     assert literal("0x80000000").t is UINT32 and literal("2147483648").t.name == "int64_t"
     assert binary("-", Num(0, UINT32), Num(1, INT32)).v == 2**32 - 1
     assert convert(3.9, INT32) == 3 and convert(-1, UINT16) == 65535
+
+
+def test_tquebind_and_tbuf_views() -> None:
+    """TQueBind<GM, A1, 2> is the A1 queue spelled with both ends (GetBufferLogicPos: TQue<A1> =
+    TQueBind<GM, A1>): its tensors are A1 tensors of L1 and two EnQue in a row fit its depth of 2; the
+    sync it implies (MTE2_MTE1 forward) orders a DataCopy before the LoadData that reads the DeQue'd
+    tensor. TBuf::GetWithOffset views part of its buffer."""
+    src = """
+extern "C" __global__ __aicore__ void k(GM_ADDR a)
+{
+    AscendC::TPipe pipe;
+    AscendC::TQueBind<AscendC::TPosition::GM, AscendC::TPosition::A1, 2> q;
+    AscendC::TBuf<AscendC::TPosition::B1> tb;
+    pipe.InitBuffer(q, 2, 512);
+    pipe.InitBuffer(tb, 1024);
+    AscendC::GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)a, 256);
+    auto t0 = q.AllocTensor<half>();
+    auto t1 = q.AllocTensor<half>();
+    AscendC::DataCopy(t0, g, 256);
+    AscendC::DataCopy(t1, g, 256);
+    q.EnQue(t0);
+    q.EnQue(t1);
+    auto u0 = q.DeQue<half>();
+    auto u1 = q.DeQue<half>();
+    AscendC::LocalTensor<half> l0(AscendC::TPosition::A2, 0, 256);
+    AscendC::LoadData(l0, u1, AscendC::LoadData2DParams{0, 1, 1, 0, 0, false, 0});
+    auto part = tb.GetWithOffset<int64_t>(4, 512);
+    part.SetValue(0, u1.GetPhyAddr() * 1000 + (u0.GetPosition() == AscendC::TPosition::A1));
+    part.SetValue(1, part.GetPhyAddr());
+    q.FreeTensor(u0);
+    q.FreeTensor(u1);
+}
+"""
+    x = np.arange(256, dtype=np.float16)
+    run = Kernel("k.cpp", "a2", text_=src).run(gm={"a": x})
+    assert run.sync_reports == []
+    got = run.core.memory("L1").data[1024 + 512 : 1024 + 528].view(np.int64).tolist()
+    assert got == [512 * 1000 + 1, 1024 + 512]  # t1 at L1 512 (second block); tb after the queue's 1024 B
+    np.testing.assert_array_equal(run.core.memory("L0A").data[:512].view(np.float16), x)

@@ -80,27 +80,19 @@ def test_kernel_to_scenario_and_back(tmp_path: Path) -> None:
     assert again.gm.read("cGM_addr") == run.gm.read("c")
 
 
-def test_emit_scenario_from_the_command_line(tmp_path: Path, capsys) -> None:
-    rng = np.random.default_rng(8)
+def _matmul_gm(tmp_path: Path, seed: int) -> list[str]:
+    """--gm options binding a random 32x128 @ 128x32 half matmul's files (c: the float output)."""
+    rng = np.random.default_rng(seed)
     np.save(tmp_path / "a.npy", rng.integers(-4, 5, (32, 128)).astype(np.float16))
     np.save(tmp_path / "b.npy", rng.integers(-4, 5, (128, 32)).astype(np.float16))
+    return ["--gm", f"a={tmp_path / 'a.npy'}", "--gm", f"b={tmp_path / 'b.npy'}",
+            "--gm", f"c={tmp_path / 'c.npy'}:float:32x32"]
+
+
+def test_emit_scenario_from_the_command_line(tmp_path: Path, capsys) -> None:
     out = tmp_path / "t.toml"
-    rc = main(
-        [
-            "run",
-            str(EXAMPLES / "matmul_tque.cpp"),
-            "-q",
-            "--gm",
-            f"a={tmp_path / 'a.npy'}",
-            "--gm",
-            f"b={tmp_path / 'b.npy'}",
-            "--gm",
-            f"c={tmp_path / 'c.npy'}:float:32x32",
-            "--emit-scenario",
-            str(out),
-        ]
-    )
-    assert rc == 0
+    gm = _matmul_gm(tmp_path, 8)
+    assert main(["run", str(EXAMPLES / "matmul_tque.cpp"), "-q", *gm, "--emit-scenario", str(out)]) == 0
     assert (tmp_path / "t_data" / "aGM.bin").exists()
     capsys.readouterr()
     assert main(["run", str(out), "-q", "--out", str(tmp_path / "o")]) == 0
@@ -112,17 +104,7 @@ def test_emit_scenario_from_the_command_line(tmp_path: Path, capsys) -> None:
 def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
     """`ascsim explain kernel.cpp --call N` runs the kernel and explains its N-th call like a scenario
     step; `ascsim draw` draws it."""
-    rng = np.random.default_rng(9)
-    np.save(tmp_path / "a.npy", rng.integers(-4, 5, (32, 128)).astype(np.float16))
-    np.save(tmp_path / "b.npy", rng.integers(-4, 5, (128, 32)).astype(np.float16))
-    gm = [
-        "--gm",
-        f"a={tmp_path / 'a.npy'}",
-        "--gm",
-        f"b={tmp_path / 'b.npy'}",
-        "--gm",
-        f"c={tmp_path / 'c.npy'}:float:32x32",
-    ]
+    gm = _matmul_gm(tmp_path, 9)
     assert main(["explain", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "4", "--fractal", "0", *gm]) == 0
     out = capsys.readouterr().out
     assert out.startswith("call 4: LoadDataWithTranspose at matmul_pingpong.cpp:107")

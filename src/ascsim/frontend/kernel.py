@@ -25,7 +25,7 @@ from ..core import Core
 from ..dtypes import DType, from_bytes, get_dtype
 from ..errors import AscsimError
 from ..sync import SyncChecker, SyncReport
-from .cvalues import BOOL, Num, TypeVal, literal, scalar_type
+from .cvalues import BOOL, Num, TypeVal, literal
 from .interp import Interp, Scope, TraceCall, Var
 from .program import FuncDef, Program, collect, declarator_name
 from .runtime import GmPtr, GmSpace
@@ -217,30 +217,26 @@ class Kernel:
                     interp.exec(st, scope)
                 except AscsimError:
                     continue
-        out: dict[str, Any] = {}
-        for tp, arg in zip(f.template, _split_args(args_text), strict=False):
-            out[tp.name] = self._template_value(arg, scope, interp, f"the launch in main: {tp.name} = {arg}")
-        return out
+        values = self._template_values(args_text, scope, interp, "the launch in main")
+        return {tp.name: v for tp, v in zip(f.template, values, strict=False)}
 
-    def _template_value(self, arg: str, scope: Scope, interp: Interp, what: str) -> Any:
-        tree = parse(Source("<arg>", f"auto __x = ({arg});", [1]))
-        decl = named(tree)[0] if named(tree) else None
-        expr = fld(fld(decl, "declarator"), "value") if decl is not None and fld(decl, "declarator") else None
-        if expr is not None and not tree.has_error:
-            inner = named(expr)[0] if named(expr) else expr
-            try:
-                if (
-                    inner.type in ("identifier", "qualified_identifier")
-                    and scalar_type(arg.strip()) is not None
-                ):
-                    return scalar_type(arg.strip())
-                return interp.eval(inner, scope)
-            except AscsimError:
-                pass
-        tv = scalar_type(arg.strip())
-        if tv is not None:
-            return tv
-        raise FrontendError(f"{self.source.path}: cannot evaluate {what}; give it with --template")
+    def _template_values(self, args_text: str, scope: Scope, interp: Interp, what: str) -> list[Any]:
+        """Template arguments written as text (`M * 2, half, true`), evaluated as the interpreter evaluates
+        any template argument list: parsed as `__f<ARGS>()` and read with its type-or-value rule."""
+        tree = parse(Source("<args>", f"void __g() {{ __f<{args_text}>(); }}", [1]))
+        targs = _find(tree, "template_argument_list")
+        if targs is None or tree.has_error:
+            raise FrontendError(
+                f"{self.source.path}: cannot read the template arguments of {what} "
+                f"({args_text!r}); give them with --template"
+            )
+        try:
+            return interp.template_args(targs, scope)
+        except AscsimError as e:
+            msg = str(e).split(": ", 1)[-1]
+            raise FrontendError(
+                f"{self.source.path}: cannot evaluate {what} ({args_text}): {msg}; give it with --template"
+            ) from None
 
     # -- running ------------------------------------------------------------------------------------
     def run(
@@ -312,7 +308,7 @@ class Kernel:
             out[k] = (
                 _as_template_value(v)
                 if not isinstance(v, str)
-                else self._template_value(v, Scope(interp.globals), interp, f"--template {k}={v}")
+                else self._template_values(v, Scope(interp.globals), interp, f"--template {k}={v}")[0]
             )
         for tp in f.template or []:
             if tp.name in out and not tp.is_type and isinstance(out[tp.name], Num) and tp.node is not None:
@@ -378,21 +374,15 @@ def _balanced(s: str, i: int) -> tuple[str | None, int]:
     return None, i
 
 
-def _split_args(s: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in s:
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
+def _find(node: Any, kind: str) -> Any:
+    """The first node of type `kind` under `node` (depth first)."""
+    if node.type == kind:
+        return node
+    for c in node.children:
+        hit = _find(c, kind)
+        if hit is not None:
+            return hit
+    return None
 
 
 def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] | None = None) -> Kernel:
