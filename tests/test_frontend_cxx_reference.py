@@ -52,12 +52,14 @@ def test_integer_expressions_match_gcc(tmp_path: Path) -> None:
     exprs = [_expr(rng, names, 2) for _ in range(300)]
     body = "\n".join(f"    out[{i}] = static_cast<int64_t>({e});" for i, e in enumerate(exprs))
     cxx = tmp_path / "ref.cpp"
-    cxx.write_text("#include <cstdint>\n#include <cstdio>\nint main() {\n    int64_t out[%d];\n    %s\n%s\n"
-                   "    for (int i = 0; i < %d; ++i) std::printf(\"%%lld\\n\", (long long)out[i]);\n}\n"
-                   % (len(exprs), "\n    ".join(decls), body, len(exprs)))
+    n = len(exprs)
+    printer = f'    for (int i = 0; i < {n}; ++i) std::printf("%lld\\n", (long long)out[i]);'
+    cxx.write_text("#include <cstdint>\n#include <cstdio>\nint main() {\n"
+                   f"    int64_t out[{n}];\n    " + "\n    ".join(decls) + f"\n{body}\n{printer}\n}}\n")
     exe = tmp_path / "ref"
     subprocess.run(["g++", "-std=c++17", "-O0", "-o", str(exe), str(cxx)], check=True)
-    want = [int(x) for x in subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()]
+    printed = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    want = [int(x) for x in printed.split()]
 
     kernel = ('extern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
               f"    AscendC::LocalTensor<int64_t> out(AscendC::TPosition::A1, 0, {len(exprs)});\n    "
