@@ -90,8 +90,10 @@ def test_control_flow_and_arrays() -> None:
     probe.SetValue(2, shape[0] * shape[1]);
     probe.SetValue(3, w > 20 ? 1 : 2);
     probe.SetValue(4, sizeof(AscendC::int4b_t) + sizeof(fp4x2_e2m1_t) * 10 + sizeof(float) * 100);
+    probe.SetValue(5, AscendC::DivCeil(70, 16) * 1000 + AscendC::AlignUp(70, 16));   // uint32_t helpers
+    probe.SetValue(6, AscendC::DivCeil(4294967295u, 2));                             // a + b - 1 wraps: 0
 """
-    assert _probe(body)[:5] == [19, 35, 256, 1, 411]
+    assert _probe(body)[:7] == [19, 35, 256, 1, 411, 5080, 0]
 
 
 def test_classes_templates_references() -> None:

@@ -545,6 +545,19 @@ NO_OPS = (
 #: Scalar queries of the launch: one block, one core.
 QUERIES = {"GetBlockIdx": 0, "GetBlockNum": 1, "GetSubBlockIdx": 0, "GetTaskRation": 1, "GetSubBlockNum": 1}
 
+#: AscendC's scalar helpers (impl/basic_api/utils/kernel_utils_ceil_oom_que.h: uint32_t (uint32_t a, uint32_t
+#: b)): name -> f(a, b) on the converted arguments.
+def _div_ceil(a: int, b: int) -> int:
+    return ((a + b - 1) & 0xFFFFFFFF) // b  # a + b - 1 is computed in uint32_t and wraps
+
+
+SCALAR_HELPERS: dict[str, Callable[[int, int], int]] = {
+    "DivCeil": _div_ceil,
+    "Ceil": _div_ceil,
+    "ConstCeil": _div_ceil,
+    "AlignUp": lambda a, b: _div_ceil(a, b) * b,
+}
+
 #: Sync calls the interpreter hands to the sync checker.
 SYNC_CALLS = ("SetFlag", "WaitFlag", "PipeBarrier")
 

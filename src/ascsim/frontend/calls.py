@@ -92,6 +92,8 @@ class ApiCalls:
             return None
         if name in A.QUERIES:
             return Num(A.QUERIES[name], INT32)
+        if name in A.SCALAR_HELPERS:
+            return self._scalar_helper(name, argn, scope, node)
         if name == "assert":
             if argn and not self.truth(self.eval(argn[0], scope), argn[0]):
                 raise self.err(node, f"assert({first_line(argn[0])}) failed")
@@ -132,6 +134,16 @@ class ApiCalls:
         roots = {id(a): _root(n) for a, n in zip(args, argn, strict=False) if isinstance(a, LocalTensor)}
         self.trace.append(TraceCall(len(self.trace), name, loc, step, rep, roots))
         return None
+
+    def _scalar_helper(self, name: str, argn: list[Node], scope: Scope, node: Node) -> Num:
+        """AscendC::DivCeil / Ceil / ConstCeil / AlignUp: uint32_t arithmetic, as their C++ definitions."""
+        args = self._args(argn, scope)
+        if len(args) != 2 or not all(isinstance(a, Num) for a in args):
+            raise self.err(node, f"{name} takes two integers (uint32_t a, uint32_t b)")
+        a, b = (convert(x.v, UINT32) for x in args)
+        if b == 0:
+            raise self.err(node, f"{name}: division by zero")
+        return Num(convert(A.SCALAR_HELPERS[name](a, b), UINT32), UINT32)
 
     def _sync(self, name: str, targs: list, argn: list[Node], scope: Scope, node: Node) -> None:
         where = self.where(node).short
