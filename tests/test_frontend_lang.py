@@ -296,3 +296,18 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a)
     got = run.core.memory("L1").data[1024 + 512 : 1024 + 528].view(np.int64).tolist()
     assert got == [512 * 1000 + 1, 1024 + 512]  # t1 at L1 512 (second block); tb after the queue's 1024 B
     np.testing.assert_array_equal(run.core.memory("L0A").data[:512].view(np.float16), x)
+
+
+def test_methods_defined_out_of_class() -> None:
+    pre = """
+template <typename T>
+class K {
+public:
+    __aicore__ inline uint32_t Run(uint32_t x);
+    __aicore__ inline uint32_t Twice(uint32_t x) { return Run(x) * 2; }
+    uint32_t base = 5;
+};
+template <typename T>
+__aicore__ inline uint32_t K<T>::Run(uint32_t x) { return x + base + sizeof(T); }
+"""
+    assert _probe("    K<half> obj;\n    probe.SetValue(0, obj.Twice(1) * 100 + obj.Run(0));\n", pre)[0] == 1607

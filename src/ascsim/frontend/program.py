@@ -170,9 +170,10 @@ def _collect_one(prog: Program, c: Node, template: list[TemplateParam] | None) -
     if t == "function_definition":
         name = declarator_name(fld(c, "declarator"))
         owner = None
-        if "::" in name:  # out-of-class member definition: Kernel::Process
+        if "::" in name:  # out-of-class member definition: Kernel::Process, Kernel<T>::Process
             owner, name = name.rsplit("::", 1)
             owner = owner.split("<")[0]
+            template = None  # the template header is the class's; its arguments come from the object
         f = FuncDef(name, c, template, owner, is_global(c))
         if name == "main" and owner is None:
             prog.main = f
