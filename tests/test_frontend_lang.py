@@ -310,4 +310,5 @@ public:
 template <typename T>
 __aicore__ inline uint32_t K<T>::Run(uint32_t x) { return x + base + sizeof(T); }
 """
-    assert _probe("    K<half> obj;\n    probe.SetValue(0, obj.Twice(1) * 100 + obj.Run(0));\n", pre)[0] == 1607
+    body = "    K<half> obj;\n    probe.SetValue(0, obj.Twice(1) * 100 + obj.Run(0));\n"
+    assert _probe(body, pre)[0] == 1607
