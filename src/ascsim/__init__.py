@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 # public name -> the submodule that defines it
 _WHERE: dict[str, str] = {
     "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes", "Bits": "dtypes",
-    "LocalTensor": "memory", "Memory": "memory", "History": "view",
+    "LocalTensor": "memory", "Memory": "memory", "History": "view", "load_kernel": "frontend",
     **{n: "errors" for n in (
         "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
         "HazardError", "HazardWarning", "NotImplementedFeature", "OverlapError", "ParamRangeError",
@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # what static tools see
         ParamRangeError,
         UnsupportedError,
     )
+    from .frontend import load_kernel  # noqa: F401
     from .memory import LocalTensor, Memory  # noqa: F401
     from .params import (  # noqa: F401
         IS_RESER_LOAD3D_DEFAULT_CONFIG,

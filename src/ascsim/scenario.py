@@ -116,7 +116,7 @@ _STRUCT_ARGS = {"mx_params": "LoadData2DMxParams", "pad_params": "DataCopyPadExt
 #: Fixpipe's FixpipeConfig template argument by C++ name (`config = "CFG_NZ"` in a Fixpipe step).
 FIXPIPE_CONFIGS = ("CFG_ROW_MAJOR", "CFG_NZ", "CFG_COLUMN_MAJOR")
 
-_INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill")
+_INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill", "raw")
 _LAYOUTS = ("flat", "fmap", "nz", "zz", "zn")
 
 
@@ -282,8 +282,8 @@ def _check_init(sc: Scenario, loc: str, init: Any) -> None:
     loc = f"{loc}.{kind}"
     if kind == "fill":
         _expect(sc, loc, arg, (int, float), "a number")
-    elif kind == "npy":
-        _expect(sc, loc, arg, str, "a .npy file name")
+    elif kind in ("npy", "raw"):  # raw: the file's bytes as they are (`ascsim run k.cpp --emit-scenario`)
+        _expect(sc, loc, arg, str, "a .npy file name" if kind == "npy" else "a raw byte file name")
     elif kind == "values":
         flat = list(np.ravel(np.asarray(arg, dtype=object))) if isinstance(arg, list) else None
         if flat is None or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in flat):
@@ -556,6 +556,18 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
     return v
 
 
+def _init_raw(sc: Scenario, spec: TensorSpec, t: LocalTensor) -> None:
+    """init = {raw = FILE}: the tensor's bytes, copied as they are."""
+    loc = f"tensors.{spec.name}.init.raw"
+    try:
+        data = (sc.path.parent / str(spec.init["raw"])).read_bytes()
+    except OSError as e:
+        raise sc.error(loc, f"cannot read {spec.init['raw']!r}: {e.strerror}") from None
+    if len(data) != t.nbytes:
+        raise sc.error(loc, f"{spec.init['raw']} holds {len(data)} B, the tensor needs {t.nbytes}")
+    t.bytes()[:] = np.frombuffer(data, dtype=np.uint8)
+
+
 def _int_range(dt: DType) -> tuple[int, int]:
     if dt.kind == "uint":
         return 0, (1 << dt.bits) - 1
@@ -593,7 +605,9 @@ def build(sc: Scenario) -> ScenarioRun:
         loc = f"tensors.{name}"
         try:
             t = core.tensor(spec.position, spec.dtype, spec.length, spec.offset)
-            if spec.init is not None:
+            if isinstance(spec.init, dict) and "raw" in spec.init:
+                _init_raw(sc, spec, t)
+            elif spec.init is not None:
                 n = int(np.prod(spec.shape)) if spec.shape else spec.length
                 data = _laid_out(spec, _init_values(sc, spec, n))
                 if data.size > t.length:
