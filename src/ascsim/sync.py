@@ -117,8 +117,9 @@ def call_accesses(
 ) -> list[Access]:
     """THE adapter from an executed call to the byte ranges it read and wrote.
 
-    When the call's ExecReport carries its accesses (`report.accesses`: (memory, start, end, write)
-    tuples — the lead's call-boundary rework), those are used. Until then they are derived from the
+    When the call's ExecReport carries its byte ranges (`report.writes` / `report.reads`: (memory, start,
+    end) tuples filled by the call boundary, ascsim.boundary), those are used. Otherwise they are derived
+    from the
     call's tensor arguments: the destinations are written and the sources read over the tensor's bytes,
     narrowed to the plan's extents (`plan.dst_end` / `plan.src_end`) when the report has a plan. A call that
     reports no bytes moved (a NOP) touches nothing.
@@ -126,6 +127,10 @@ def call_accesses(
     recorded = getattr(report, "accesses", None)
     if recorded:
         return [a if isinstance(a, Access) else Access(*a) for a in recorded]
+    # the call boundary's records: (memory, start, end) byte ranges written / read (ascsim.boundary)
+    rec_w, rec_r = getattr(report, "writes", ()), getattr(report, "reads", ())
+    if rec_w or rec_r:
+        return [Access(m, a, b, True) for m, a, b in rec_w] + [Access(m, a, b, False) for m, a, b in rec_r]
     if (
         report is not None
         and not getattr(report, "bytes_written", 1)
