@@ -23,7 +23,7 @@ from functools import partial
 import numpy as np
 
 from .. import checks
-from ..boundary import Prepared, lookup, run_gather
+from ..boundary import Prepared, cached, lookup, run_gather
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
 from ..errors import OverlapError, ParamRangeError, UnsupportedError
@@ -402,9 +402,9 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple 
     value-dependent check, so a key is cached only once it validated; a bad call raises every time and
     changes nothing. Registers are committed only after the execution succeeded.
     """
-    if key is not None:
-        key = (*key, src.memory.name, src.dtype.name)
-    prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
+    prep = cached(key)
+    if prep is None:
+        prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
     return run_gather(core, prep, dst, src, core.regs.boundary)
 
 
@@ -465,12 +465,16 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     return eff_fm, eff_pad, (fm, pad_w)
 
 
-def _reg_key(core: Core, reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple:
-    """The register state a Load3D call reads (only that: a call that carries its own FMATRIX / pad value
-    does not miss the cache because an earlier call changed the register)."""
+def _key(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple | None,
+         reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple | None:
+    """The prepared-call key of a Load3D call: operands, params, and the register state the call reads
+    (only that: a call that carries its own FMATRIX / pad value does not miss the cache because an
+    earlier call changed the register). None when the params have no key."""
+    if pk is None:
+        return None
     r = core.regs
-    return (core.chip.key, r.fmatrix_left if reads_fmatrix else None, r.padding if reads_padding else None,
-            r.repeat)
+    return (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name, pk, core.chip.key,
+            r.fmatrix_left if reads_fmatrix else None, r.padding if reads_padding else None, r.repeat)
 
 
 def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
@@ -478,10 +482,10 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, cfg.isSetFMatrix,
-                                   cfg.isSetPadding, *_reg_key(core, not cfg.isSetFMatrix,
-                                                               not cfg.isSetPadding))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
 
     def prepare():
         fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
@@ -517,8 +521,7 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
+    key = _key(core, instr, dst, src, p.key())
 
     def prepare():
         for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
@@ -552,8 +555,7 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     if (dst_pos, src_pos) not in (("A2", "A1"), ("B2", "B1")):
         raise UnsupportedError(f"{instr}: paths are A1->A2 and B1->B2 (seed 000), "
                                f"but got {src_pos}->{dst_pos}")
-    pk = bm.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
+    key = _key(core, instr, dst, src, bm.key())
 
     def prepare():
         spec = _prepare_v2_family(core, instr, "Load3DBitMode", dst.memory.name, dst.dtype, _BitModeView(bm),
@@ -657,11 +659,11 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name,
-                                   pk, cfg.isSetFMatrix, cfg.isSetPadding,
-                                   *_reg_key(core, not cfg.isSetFMatrix, not cfg.isSetPadding))
-    prep = lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
+    prep = cached(key) or lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
     # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
     return run_gather(core, prep, dst, src, core.regs.boundary * 32)
 
