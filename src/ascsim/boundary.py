@@ -208,6 +208,16 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     return report
 
 
+def cached(key: Hashable | None) -> Prepared | None:
+    """The prepared call for `key` if cached (None for a miss, no key, or an unhashable key)."""
+    if key is None:
+        return None
+    try:
+        return _CALLS.get(key)  # type: ignore[return-value]
+    except TypeError:
+        return None
+
+
 def lookup(key: Hashable | None, prepare: Callable[[], Prepared]) -> Prepared:
     """The prepared call for `key`, validated and added on a miss (a failing `prepare` adds nothing).
 

@@ -33,7 +33,7 @@ from functools import partial
 import numpy as np
 
 from .. import checks
-from ..boundary import Prepared, lookup, run_gather
+from ..boundary import Prepared, cached, lookup, run_gather
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
 from ..errors import (
@@ -482,9 +482,9 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple 
     on every call (strict mode raises them, still before any byte or register changes); registers are
     committed only after the execution succeeded.
     """
-    if key is not None:
-        key = (*key, src.memory.name, src.dtype.name)
-    prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
+    prep = cached(key)
+    if prep is None:
+        prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
     return run_gather(core, prep, dst, src, core.regs.boundary)
 
 
@@ -564,12 +564,17 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     return eff_fm, eff_pad, (fm, pad_w)
 
 
-def _reg_key(core: Core, reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple:
-    """The register state a Load3D call reads (only that: a call that carries its own FMATRIX / pad value
-    does not miss the cache because an earlier call changed the register)."""
+def _key(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple | None,
+         reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple | None:
+    """The prepared-call key of a Load3D call: operands, params, and the register state the call reads
+    (only that: a call that carries its own FMATRIX / pad value does not miss the cache because an
+    earlier call changed the register). None when the params have no key."""
+    if pk is None:
+        return None
     r = core.regs
-    return (core.chip.key, r.fmatrix_left if reads_fmatrix else None, r.fmatrix_right,
-            r.padding if reads_padding else None, r.repeat)
+    return (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name, pk, core.chip.key,
+            r.fmatrix_left if reads_fmatrix else None, r.fmatrix_right, r.padding if reads_padding else None,
+            r.repeat)
 
 
 def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
@@ -577,10 +582,10 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, cfg.isSetFMatrix,
-                                   cfg.isSetPadding, *_reg_key(core, not cfg.isSetFMatrix,
-                                                               not cfg.isSetPadding))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
 
     def prepare() -> _Prepared:
         fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
@@ -633,8 +638,7 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
+    key = _key(core, instr, dst, src, p.key())
 
     def prepare() -> _Prepared:
         for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
@@ -667,8 +671,7 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     instr = "Load3DBitMode"
     core.chip.check("Load3DBitMode", instr=instr)
     checks.template_positions(instr, dst, src, dst_pos, src_pos)
-    pk = bm.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
+    key = _key(core, instr, dst, src, bm.key())
     return _run(core, instr, dst, src, key,
                 lambda: _registers_only(core, instr, "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES))
 
@@ -767,11 +770,11 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name,
-                                   pk, cfg.isSetFMatrix, cfg.isSetPadding,
-                                   *_reg_key(core, not cfg.isSetFMatrix, not cfg.isSetPadding))
-    prep = lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
+    prep = cached(key) or lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
     # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
     return run_gather(core, prep, dst, src, core.regs.boundary * 32)
 

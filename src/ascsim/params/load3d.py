@@ -35,6 +35,17 @@ def _key_of(v: object) -> object:
     raise TypeError(f"no cache key for {t.__name__}")
 
 
+class _Key(tuple):
+    """A params key: a tuple that computes its hash once (it sits inside every cache key of a call)."""
+
+    def __hash__(self) -> int:
+        d = self.__dict__
+        h = d.get("h")
+        if h is None:
+            h = d["h"] = tuple.__hash__(self)
+        return h
+
+
 class _Struct:
     """Base of the dataclass structs: C++-like mutable fields plus a cached, flat cache key."""
 
@@ -46,24 +57,23 @@ class _Struct:
         """Flat, hashable snapshot of the field values (the bits the hardware would see); None when a
         field holds a value no key can represent (the call is then validated uncached).
 
-        Cached on the struct: an assignment clears it; list fields (padList), which can change in place,
-        are read afresh on every call (so the key may be unhashable: callers catch TypeError)."""
+        Cached on the struct (the same key object comes back until a field changes, so cache lookups
+        compare it by identity): an assignment clears it; list fields (padList), which can change in
+        place, are compared with the snapshot on every call."""
         d = self.__dict__
         k = d.get("_k")
-        if k is None:
-            try:
-                scal = tuple([_key_of(v) if v.__class__ is not list else None for n, v in d.items()
-                              if n != "_k"])
-            except TypeError:
-                return None
-            lists = tuple(n for n, v in d.items() if v.__class__ is list)
-            k = d["_k"] = (scal, lists)
-        scal, lists = k
-        if not lists:
-            return scal
-        # list items enter as they are (the lookup treats an unhashable item as "validate uncached");
-        # items that compare equal validate to the same ints
-        return scal + tuple([tuple(d[n]) for n in lists])
+        if k is not None:
+            key, lists, snap = k
+            if not lists or [d[n] for n in lists] == snap:
+                return key
+        try:
+            items = [(n, _key_of(v)) for n, v in d.items() if n != "_k"]
+        except TypeError:
+            return None
+        lists = tuple(n for n, v in d.items() if v.__class__ is list)
+        key = _Key(v for _, v in items)
+        d["_k"] = (key, lists, [list(d[n]) for n in lists])
+        return key
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
