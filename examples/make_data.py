@@ -83,9 +83,16 @@ def mx_inputs(rng: np.random.Generator) -> dict[str, np.ndarray]:
             "mx_sa_l1": val(_zz_16x2(sa)), "mx_sb_l1": val(_zz_16x2(np.ascontiguousarray(sb.T)))}
 
 
+def quant_inputs(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """int8 A (32 x 64), B stored transposed (Bᵀ: 32 x 64, so ND2NZ gives Zn(B)), int32 bias (32)."""
+    return {"q_a": rng.integers(-128, 128, (32, 64)).astype(np.int8),
+            "q_bt": rng.integers(-128, 128, (32, 64)).astype(np.int8),
+            "q_bias": rng.integers(-20000, 20000, 32).astype(np.int32)}
+
+
 def make_all() -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
-    for i, fn in enumerate((conv_inputs, matmul_inputs, sparse_inputs, mx_inputs)):
+    for i, fn in enumerate((conv_inputs, matmul_inputs, sparse_inputs, mx_inputs, quant_inputs)):
         out.update(fn(np.random.default_rng(1000 + i)))
     return out
 

@@ -226,9 +226,11 @@ SUPPORT_ROWS: list[tuple[str, str, str | None, str | None, str | None, bool]] = 
     ("310p", "Load3Dv2", "float", "L1", "L0A", False),
     # LoadData_3D.md 功能说明: only L1->L0A / L1->L0B
     ("a2", "Load3Dv2", "half", "GM", "L0A", False),
-    # LoadDataWithStride.md 产品支持情况 + 数据类型: 950 only; B path b16/b32
+    # LoadDataWithStride.md 产品支持情况 + 数据类型: 950 only; B path b16/b32, plus b8 executed as a doc
+    # conflict (LoadData_3D.md / IN-CON 表4 and the C++ static_assert take it; divergence L23)
     ("950", "LoadDataWithStride", "int8_t", "A1", "A2", True),
-    ("950", "LoadDataWithStride", "int8_t", "B1", "B2", False),
+    ("950", "LoadDataWithStride", "int8_t", "B1", "B2", True),
+    ("950", "LoadDataWithStride", "int16_t", "B1", "B2", False),
     ("950", "LoadDataWithStride", "float", "B1", "B2", True),
     ("a2", "LoadDataWithStride", None, None, None, False),
     # LoadData_2D.md 功能说明 id10: 950 has no GM->L0A/L0B; A2 does

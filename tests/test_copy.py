@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, layouts
-from ascsim.errors import AlignmentError, BoundsError, OverlapError, ParamRangeError, UnsupportedError
+from ascsim.errors import (
+    AlignmentError,
+    BoundsError,
+    HazardError,
+    OverlapError,
+    ParamRangeError,
+    UnsupportedError,
+)
 from ascsim.isa.copy import data_copy, fixpipe, reference_fixpipe, reference_nz_copy
 from ascsim.memory import MARKER
 from ascsim.params import (
@@ -112,8 +119,12 @@ def test_plain_copy_errors_leave_memory():
     l1 = core.tensor("A1", "half", 256)
     with pytest.raises(ParamRangeError, match=r"^DataCopy: blockCount must be in \[0, 4095\], but got 4096"):
         data_copy(core, l1, g, DataCopyParams(4096, 1, 0, 0))
+    # 256 B from a 128-B GM tensor: GM is one byte space, so the read past the tensor is a hazard (G1)
+    with pytest.raises(HazardError, match="^DataCopy: reads 256 B from GM"):
+        Core("a2", strict=True).data_copy(l1, g, DataCopyParams(2, 4, 0, 0))
     with pytest.raises(BoundsError, match="^DataCopy: source"):
-        data_copy(core, l1, g, DataCopyParams(2, 4, 0, 0))  # 256 B from a 128-B GM tensor
+        at_end = core.tensor("GM", "half", 64, offset=core.gm.size - 128)  # the last 128 B of GM
+        data_copy(core, l1, at_end, DataCopyParams(2, 4, 0, 0))
     with pytest.raises(AlignmentError, match="^DataCopy: dst"):
         data_copy(core, l1[8], g, 64)
     with pytest.raises(UnsupportedError, match="^DataCopy: params must be"):
@@ -227,7 +238,7 @@ def test_nd2nz_nop(field):
     ("a2", Nd2NzParams(1, 16, 16, 0, 16, 0, 1, 0), ParamRangeError,
      r"DataCopyND2NZ: dstNzC0Stride must be in"),
     ("a2", Nd2NzParams(1, 16, 32, 0, 32, 8, 1, 0), OverlapError, "DataCopyND2NZ: dstNzC0Stride must keep"),
-    ("a2", Nd2NzParams(1, 16, 16, 0, 64, 16, 1, 0), BoundsError, "DataCopyND2NZ: source"),
+    ("a2", Nd2NzParams(1, 16, 16, 0, 64, 16, 1, 0), HazardError, "DataCopyND2NZ: reads 1952 B from GM"),
     ("a2", Nd2NzParams(1, 16, 16, 0, 16, 1, 2000, 0), BoundsError, "DataCopyND2NZ: destination"),
     ("a2", Dn2NzParams(1, 16, 16, 0, 16, 16, 1, 0), UnsupportedError,
      "DataCopyDN2NZ: API DataCopyDN2NZ is not supported on Atlas A2"),
@@ -235,7 +246,7 @@ def test_nd2nz_nop(field):
      "DataCopyND2NZ: API DataCopyND2NZ is not supported"),
 ])
 def test_nd2nz_errors_leave_memory(chip, p, exc, msg):
-    core = Core(chip)
+    core = Core(chip, strict=True)  # strict: a read past the GM tensor (inside GM) is an error too (G1)
     g = core.global_tensor("half", 256 + 512)
     l1 = core.tensor("A1", "half", 512)
     with pytest.raises(exc, match="^" + msg):
@@ -391,7 +402,7 @@ def test_fixpipe_half_rne_ties():
     core = Core("a2")
     src, _ = _l0c(core, c)
     out = core.global_tensor("half", 256)
-    fixpipe(core, out, src, FixpipeParamsV220(16, 16, 1, 16, QuantMode_t.F322F16))
+    fixpipe(core, out, src, FixpipeParamsV220(16, 16, 1, 16, quantPre=QuantMode_t.F322F16))
     assert out.read()[:4].tolist() == [1.0, 1 + 2**-9, np.inf, 0.0]  # ties to even; overflow -> inf
 
 
@@ -505,10 +516,10 @@ def _fp(**kw):
 
 
 @pytest.mark.parametrize("chip,ddt,p,cfg,exc,msg", [
-    ("a2", "float", _fp(reluEn=True), CFG_ROW_MAJOR, NotImplementedError, "Fixpipe: reluEn"),
     ("a2", "float", _fp(isChannelSplit=True), CFG_NZ, NotImplementedError, "Fixpipe: isChannelSplit"),
-    ("a2", "int8_t", _fp(quantPre=QuantMode_t.QF322B8_PRE), CFG_ROW_MAJOR, NotImplementedError,
-     "Fixpipe: quantPre QF322B8_PRE"),
+    ("ascend950", "half", FixpipeParamsArch3510(16, 16, 1, 16, quantPre=QuantMode_t.QF322F16_PRE),
+     CFG_ROW_MAJOR,
+     NotImplementedError, "Fixpipe: quantPre QF322F16_PRE .* is not implemented"),
     ("a2", "half", _fp(quantPre=QuantMode_t.QF322F16_PRE), CFG_ROW_MAJOR, UnsupportedError,
      "Fixpipe: quantPre QF322F16_PRE exists on Ascend 950 only"),
     ("a2", "half", _fp(), CFG_ROW_MAJOR, ParamRangeError, "Fixpipe: quantPre NoQuant copies float unchanged"),
@@ -532,7 +543,7 @@ def _fp(**kw):
     ("a2", "float", _fp(nSize=32, dstStride=31), CFG_ROW_MAJOR, OverlapError, "Fixpipe: dstStride"),
     ("a2", "float", _fp(ndNum=2, dstNdStride=0), CFG_ROW_MAJOR, OverlapError, "Fixpipe: dstNdStride"),
     ("a2", "float", _fp(nSize=32, srcStride=1, dstStride=4), CFG_NZ, OverlapError, "Fixpipe: dstStride"),
-    ("a2", "float", _fp(mSize=64), CFG_ROW_MAJOR, BoundsError, "Fixpipe: destination"),
+    ("a2", "float", _fp(dstStride=2**31), CFG_ROW_MAJOR, BoundsError, "Fixpipe: destination"),
     ("ascend950", "float", FixpipeParamsArch3510(16, 16, 1, 16, params=Nz2DnParams(1, 0, 0, 0)),
      CFG_COLUMN_MAJOR, ParamRangeError, r"Fixpipe: srcNzC0Stride must be in \[1, 65535\]"),
     ("ascend950", "float", FixpipeParamsArch3510(16, 16, 1, 16, params=Nz2DnParams()), CFG_ROW_MAJOR,
@@ -560,8 +571,8 @@ def test_fixpipe_operand_errors():
         fixpipe(core, out[4], src, p, CFG_NZ)
     with pytest.raises(UnsupportedError, match="^Fixpipe: src must be in L0C"):
         fixpipe(core, out, out, p)
-    with pytest.raises(NotImplementedError, match="^Fixpipe: cbufWorkspace"):
-        fixpipe(core, out, src, p, cbuf_workspace=core.tensor("C1", "uint32_t", 16))
+    with pytest.raises(ParamRangeError, match="^Fixpipe: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8"):
+        fixpipe(core, out, src, p, cbuf_workspace=core.tensor("C1", "uint64_t", 16))
     assert (out.bytes() == MARKER).all()
     fixpipe(core, out[3], src, p)  # ND destinations need only 1-byte (element) alignment
 

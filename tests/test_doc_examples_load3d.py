@@ -26,6 +26,8 @@ from ascsim import (
     AlignmentError,
     AscsimError,
     Core,
+    DocConflictError,
+    DocConflictWarning,
     HazardWarning,
     IsResetLoad3dConfig,
     Load3DBitModeParam,
@@ -37,9 +39,12 @@ from ascsim import (
     ParamRangeError,
     UnsupportedError,
 )
+from ascsim.core import Fmatrix
 from ascsim.dtypes import get_dtype
+from ascsim.memory import MARKER
 
 UNSPEC = -1
+MARKER_HALF = MARKER * 0x101  # a half element of never-written memory
 # `static constexpr IsResetLoad3dConfig LOAD3D_CONFIG = {false, false}`
 NO_RESET = IsResetLoad3dConfig(False, False)
 
@@ -501,18 +506,29 @@ def _w32x32(dtype: str = "half") -> tuple[np.ndarray, np.ndarray]:
     ("half", 16, 8, 0, 16, True),  # ... but it may be when it covers the right-most fractal
     ("half", 8, 16, 0, 16, False),  # kStartPt: multiple of 16 for b16
     ("float", 8, 8, 0, 16, True),  # kStartPt / kExtension: multiples of 8 for b32
-    ("half", 0, 16, 0, 8, False),  # mExtension: multiple of 16 unless it covers the bottom fractal
+    ("half", 0, 16, 0, 8, "conflict"),  # mExtension: multiple of 16 unless it covers the bottom fractal
     ("half", 0, 16, 24, 8, True),
     ("float", 0, 8, 0, 8, True),  # "b32类型无要求"
     ("half", 0, 16, 5, 16, True),  # mStartPt: [0, 32767], no multiple stated
 ])
 def test_l3d_window_multiples(dtype: str, k_start: int, k_ext: int, m_start: int, m_ext: int, ok: bool
                               ) -> None:
-    """表4 kExtension / mExtension / kStartPt / mStartPt; destination row i holds img2col row mStartPt + i."""
+    """表4 kExtension / mExtension / kStartPt / mStartPt; destination row i holds img2col row mStartPt + i.
+    A window height that is not a multiple of 16 above the bottom fractal is what shipped 950 conv kernels
+    load: executed, only the window's rows written, with a DocConflictWarning (divergence L22)."""
     wmat, l1 = _w32x32(dtype)
     c0 = get_dtype(dtype).c0
     p = LoadData3DParamsV2([0, 0, 0, 0], 4, 8, 32, k_ext, m_ext, k_start, m_start)
     core = Core("a2")
+    if ok == "conflict":
+        with pytest.warns(DocConflictWarning, match=r"^Load3Dv2: the doc page forbids this \(LoadData_3D.md "
+                          r"表4 mExtension: 如果不覆盖最下侧的分形, 应为16的倍数"):
+            got = run(core, dtype, l1, "A2", p, 1024)
+        check(got, zz(wmat[m_start: m_start + m_ext, k_start: k_start + k_ext], c0))
+        assert (got[m_ext * c0: 16 * c0] == MARKER_HALF).all()  # rows 8-15 of the fractal keep their bytes
+        with pytest.raises(DocConflictError):
+            run(Core("a2", strict=True), dtype, l1, "A2", p, 1024)
+        return
     if not ok:
         src = core.tensor("A1", dtype, l1.size)
         dst = core.tensor("A2", dtype, 1024)
@@ -709,16 +725,24 @@ def test_load_data_with_stride_requires_register() -> None:
 @pytest.mark.parametrize("dst_pos,ok", [("A2", True), ("B2", False)])
 def test_load_data_with_stride_int8_paths(dst_pos: str, ok: bool) -> None:
     """LoadDataWithStride.md 数据类型: A1->A2 includes int8_t; B1->B2 lists only half, bfloat16_t, int32_t,
-    uint32_t, float."""
+    uint32_t, float. LoadData_3D.md / IN-CON 表4 allow b8 into L0B on 950, the C++ static_assert takes it and
+    asc-devkit's load_data_with_stride example loads int8 B this way: executed as Nz(W^T) (the L0B layout)
+    with a DocConflictWarning, strict -> DocConflictError (divergence L23)."""
     wmat, l1 = _w32x32("int8_t")
     core = Core("950")
     core.set_load_data_repeat(LoadDataRepeatParamWithStride(0, 1, 0, 2))
     p = LoadData3DParamsV2([0, 0, 0, 0], 4, 8, 32, 32, 32)
     if ok:
         check(run(core, "int8_t", l1, dst_pos, p, 1024, stride=True), nz(wmat, 32, 2))
-    else:
-        with pytest.raises(UnsupportedError, match=r"^LoadDataWithStride: "):
-            run(core, "int8_t", l1, dst_pos, p, 1024, stride=True)
+        return
+    with pytest.warns(DocConflictWarning, match=r"^LoadDataWithStride: the doc page forbids this "
+                      r"\(LoadDataWithStride.md 数据类型: B1->B2 lists"):
+        got = run(core, "int8_t", l1, dst_pos, p, 1024, stride=True)
+    check(got, nz(wmat.T, 32, 2))
+    strict = Core("950", strict=True)
+    strict.set_load_data_repeat(LoadDataRepeatParamWithStride(0, 1, 0, 2))
+    with pytest.raises(DocConflictError, match=r"^LoadDataWithStride: the doc page forbids this"):
+        run(strict, "int8_t", l1, dst_pos, p, 1024, stride=True)
 
 
 # ================================================================== SetFmatrix.md / SetFmatrixBitMode.md /
@@ -768,9 +792,13 @@ def test_setfmatrix_ranges_and_mode() -> None:
     for args in ((0, 4, [0, 0, 0, 0]), (4, 32768, [0, 0, 0, 0]), (4, 4, [0, 256, 0, 0])):
         with pytest.raises(ParamRangeError, match=r"^SetFmatrix: (l1H|l1W|padList)"):
             core.set_fmatrix(*args)
-    with pytest.raises(UnsupportedError, match=r"^SetFmatrix: "):
-        core.set_fmatrix(4, 4, [0, 0, 0, 0], "FMATRIX_RIGHT")
     assert core.regs.fmatrix_left.l1H == 32767  # rejected calls change nothing
+    # "当前只支持FMATRIX_LEFT": catlass writes the right bank anyway; executed with a DocConflictWarning (L11)
+    with pytest.warns(DocConflictWarning,
+                      match=r"^SetFmatrix: the doc page forbids this \(SetFmatrix.md 表1"):
+        core.set_fmatrix(4, 5, [0, 0, 0, 0], "FMATRIX_RIGHT")
+    assert core.regs.fmatrix_right == Fmatrix(4, 5, (0, 0, 0, 0))
+    assert core.regs.fmatrix_left.l1H == 32767
 
 
 def test_setfmatrix_struct_fields_ignored_with_config_false() -> None:

@@ -274,3 +274,12 @@ def test_load2d_bitmode_950(runs) -> None:
     x = (np.arange(64 * 48) % 2048).reshape(64, 48)
     got = nz_to_nd(saved(runs, "load2d_bitmode_950"), 32, 32, 16, stride=2)
     np.testing.assert_array_equal(got, x[32:64, 16:48])
+
+
+def test_quant_matmul_equals_numpy(runs) -> None:
+    """int8 A @ B + int32 bias, DEQF16 with scale 2^-9: int32 -> float32, times the scale, cast to half
+    (随路量化.md), bit for bit."""
+    a, bt, bias = data("q_a").astype(np.int64), data("q_bt").astype(np.int64), data("q_bias").astype(np.int64)
+    ref = ((a @ bt.T + bias).astype(np.float32) * np.float32(2.0**-9)).astype(np.float16)
+    got = saved(runs, "quant_matmul").reshape(32, 32)
+    np.testing.assert_array_equal(got.view(np.uint16), ref.view(np.uint16))

@@ -7,10 +7,12 @@ against FRAC); and the slow loop interpreters `ref_load2d` / `ref_load2d_v2` on 
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +23,7 @@ from ascsim.errors import (
     BoundsError,
     HazardError,
     HazardWarning,
+    NotImplementedFeature,
     ParamRangeError,
     UnsupportedError,
 )
@@ -123,13 +126,42 @@ def test_doc_addr_mode_decrement_gm_l1() -> None:
     np.testing.assert_array_equal(dst_fracs(dst), _expect(12, {0: 6, 3: 4, 6: 2, 9: 0}))
 
 
-def test_addr_mode_ignored_off_gm_l1() -> None:
-    """addrMode: "目前仅GM->L1 Buffer通路支持配置" -> L1 -> L0A increments (CONCEPTS §9 Q17)."""
-    core = Core("a2")
-    src = frac_ids(core, "L1", 8)
-    dst = make(core, "L0A", "float", 4)
-    core.load_data(dst, src, LoadData2DParams(1, 3, 2, 0, 0, False, 1))
+ADDR_IGNORED = (r"^LoadData2D: addrMode=1 has no effect on {path} on {chip}: the C\+\+ API {how}; the source "
+                r"walks up \(LoadData_2D.md 表2 addrMode: 目前仅GM->L1 Buffer通路支持配置; "
+                r"docs/divergences.md D1\)")
+
+
+@pytest.mark.parametrize("chip,s_mem,d_mem,how", [
+    ("a2", "L1", "L0A", r"sends increment \(inc\) on this path"),  # dav_c220 LoadData2DL12L0ACal: inc
+    ("a2", "GM", "L0B", r"sends increment \(inc\) on this path"),  # LoadData2DGM2L0BCal: addr_cal_mode_t 0
+    ("ascend950", "GM", "L1", "lowers LoadData2DParams to a 2Dv2 instruction, which has no address mode"),
+])
+def test_addr_mode_ignored_off_gm_l1_warns(chip: str, s_mem: str, d_mem: str, how: str) -> None:
+    """addrMode: "目前仅GM->L1 Buffer通路支持配置"; the C++ API sends increment everywhere else (and on 950,
+    where LoadData2DGM2L1Cal lowers to load_gm_to_cbuf_2dv2, on GM->L1 too): executed as an increment with
+    a HazardWarning naming the row; strict -> HazardError before any write (divergence D1)."""
+    core = Core(chip)
+    src = frac_ids(core, s_mem, 8)
+    dst = make(core, d_mem, "float", 4)
+    pat = ADDR_IGNORED.format(path=f"{s_mem}->{d_mem}", chip=re.escape(core.chip.name), how=how)
+    with pytest.warns(HazardWarning, match=pat):
+        rep = core.load_data(dst, src, LoadData2DParams(1, 3, 2, 0, 0, False, 1))
+    assert rep.notes == ["D1"]
     np.testing.assert_array_equal(dst_fracs(dst), [1, 3, 5, marker_value()])
+    strict = Core(chip, strict=True)
+    src, dst = frac_ids(strict, s_mem, 8), make(strict, d_mem, "float", 4)
+    _untouched(strict, lambda: strict.load_data(dst, src, LoadData2DParams(1, 3, 2, 0, 0, False, 1)),
+               HazardError, "LoadData2D: addrMode=1 has no effect")
+
+
+def test_sid_range_is_the_cpp_check() -> None:
+    """CheckLoadData2dParams: CheckValueRange(sid, 0, ASC_MAX_LOAD2D_SID = 15) (divergence D8)."""
+    core = Core("a2")
+    src, dst = frac_ids(core, "L1", 2), make(core, "L0A", "float", 2)
+    core.load_data(dst, src, LoadData2DParams(0, 1, 1, 15))
+    _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 16)), ParamRangeError,
+               "LoadData2D: sid must be in [0, 15], but got 16 "
+               "(the C++ API rejects this: CheckLoadData2dParams")
 
 
 def test_doc_transpose_half() -> None:
@@ -248,7 +280,7 @@ def test_v1_matches_reference(data) -> None:
     stride = data.draw(st.integers(0, 3))
     gap = 0 if chip == "training" and s_mem == "GM" else data.draw(st.integers(0, 3))
     mode = data.draw(st.integers(0, 1))
-    dec = mode == 1 and (s_mem, d_mem) == ("GM", "L1")
+    dec = mode == 1 and (s_mem, d_mem) == ("GM", "L1") and chip != "ascend950"  # divergence D1
     start = data.draw(st.integers(0, 4)) + (max(rep - 1, 0) * stride if dec else 0)
     n_src = start + max(rep - 1, 0) * stride + 1
     n_dst = max(rep - 1, 0) * (gap + 1) + 2
@@ -284,6 +316,7 @@ def _untouched(core: Core, fn, exc, start: str) -> None:
     with pytest.raises(exc) as ei:
         fn()
     assert str(ei.value).startswith(start), str(ei.value)
+    assert_basis(ei.value)
     for k, m in core.memories.items():
         np.testing.assert_array_equal(m.data, snap[k])
 
@@ -347,7 +380,7 @@ def test_v1_int4_transpose_not_modelled_on_310p() -> None:
     src = make(core, "L1", "int4b_t", 2)
     dst = make(core, "L0B", "int4b_t", 2)
     _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 0, 0, True)),
-               UnsupportedError,
+               NotImplementedFeature,
                "LoadData2D: ifTranspose=true with int4b_t")
 
 
@@ -567,7 +600,7 @@ def test_v2_nop() -> None:
          "LoadData2Dv2: dstStride must be in [0, 65535]"),
         ("half", LoadData2DParamsV2(-1, 0, 1, 1, 1, 1), ParamRangeError,
          "LoadData2Dv2: mStartPosition must be"),
-        ("half", LoadData2DParamsV2(0, 0, 1, 1, -1, 1), UnsupportedError,
+        ("half", LoadData2DParamsV2(0, 0, 1, 1, -1, 1), NotImplementedFeature,
          "LoadData2Dv2: srcStride must be >= 0"),
         ("int8_t", LoadData2DParamsV2(0, 0, 3, 1, 3, 2, True), ParamRangeError,
          "LoadData2Dv2: mStep must be a multiple of 2 for a transposed b8 load"),

@@ -16,11 +16,13 @@ from functools import partial
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 
 from ascsim import (
     AlignmentError,
     BoundsError,
     Core,
+    DocConflictError,
     HazardError,
     HazardWarning,
     IsResetLoad3dConfig,
@@ -310,12 +312,13 @@ CASES = [
         R,
         r"^Load3Dv2: filterSizeW must be a bool \(true/false\), but got 3",
     ),
-    Case(
-        "v2-fMatrixCtrl-true",
+    Case(  # the right bank is executed (catlass does this); strict mode refuses the doc conflict (L11)
+        "v2-fMatrixCtrl-true-strict",
         "a2",
         load_v2(fMatrixCtrl=True),
-        U,
-        r"^Load3Dv2: fMatrixCtrl must be false \(the right FMATRIX is not supported",
+        DocConflictError,
+        r"^Load3Dv2: the doc page forbids this \(LoadData_3D.md 表4 fMatrixCtrl: 当前只支持设置为false\)",
+        strict=True,
     ),
     Case(
         "v2-padValue-not-representable",
@@ -408,19 +411,21 @@ CASES = [
         r"^Load3Dv2: kExtension must be a multiple of 64 for int4b_t unless",
     ),
     Case(
-        "v2-mExtension-not-16-inside",
+        "v2-mExtension-not-16-inside-strict",  # executed with a DocConflictWarning otherwise (L22)
         "a2",
         load_v2(l1H=8, mExtension=8),
-        R,
-        r"^Load3Dv2: mExtension must be a multiple of 16 for half unless the window reaches the bottom "
-        r"fractal \(row 16 of Ho\*Wo = 32\), but got 8",
+        DocConflictError,
+        r"^Load3Dv2: the doc page forbids this \(LoadData_3D.md 表4 mExtension: 如果不覆盖最下侧的分形, "
+        r"应为16的倍数; got 8 ending at row 8 of Ho\*Wo = 32\)",
+        strict=True,
     ),
     Case(
-        "v2-mExtension-not-16-int8",
+        "v2-mExtension-not-16-int8-strict",
         "a2",
         load_v2("int8_t", l1H=8, mExtension=12),
-        R,
-        r"^Load3Dv2: mExtension must be a multiple of 16 for int8_t unless",
+        DocConflictError,
+        r"^Load3Dv2: the doc page forbids this \(LoadData_3D.md 表4 mExtension",
+        strict=True,
     ),
     Case(
         "v2-K-window-past-C*Kh*Kw",
@@ -667,7 +672,8 @@ CASES = [
         r"^Load3Dv2Pro: strideW must be in \[1, 63\], but got 0",
     ),
     Case(
-        "v2pro-fMatrixCtrl", "a2", load_v2pro(fMatrixCtrl=True), U, r"^Load3Dv2Pro: fMatrixCtrl must be false"
+        "v2pro-fMatrixCtrl-strict", "a2", load_v2pro(fMatrixCtrl=True), DocConflictError,
+        r"^Load3Dv2Pro: the doc page forbids this \(LoadData_3D.md 表4 fMatrixCtrl", strict=True,
     ),
     Case(
         "v2pro-kExtension-not-C0",
@@ -733,13 +739,7 @@ CASES = [
         U,
         r"^Load3DBitMode: Dst TPosition B2 does not match the tensor in L0A",
     ),
-    Case(
-        "bitmode-path-A1->B2",
-        "950",
-        load_bitmode(dst_pos="B2", tensors=("B2", "A1")),
-        U,
-        r"^Load3DBitMode: paths are A1->A2 and B1->B2 \(seed 000\), but got A1->B2",
-    ),
+
     Case(
         "bitmode-strideW=0",
         "950",
@@ -762,18 +762,20 @@ CASES = [
         r"^Load3DBitMode: kStep must be a multiple of 16 for half unless",
     ),
     Case(
-        "bitmode-mStep-not-16",
+        "bitmode-mStep-not-16-strict",
         "950",
         load_bitmode(l1H=8, mExtension=8),  # Ho*Wo = 32: rows [0, 8) stop short of the bottom fractal
-        R,
-        r"^Load3DBitMode: mStep must be a multiple of 16 for half unless",
+        DocConflictError,
+        r"^Load3DBitMode: the doc page forbids this \(LoadData_3D.md 表4 mStep: 如果不覆盖最下侧的分形",
+        strict=True,
     ),
     Case(
-        "bitmode-fmatrixCtrl",
+        "bitmode-fmatrixCtrl-strict",
         "950",
         load_bitmode(fmatrixCtrl=1),
-        U,
-        r"^Load3DBitMode: fmatrixCtrl must be false",
+        DocConflictError,
+        r"^Load3DBitMode: the doc page forbids this \(LoadData_3D.md 表4 fmatrixCtrl",
+        strict=True,
     ),
     Case(
         "bitmode-channelSize-form",
@@ -949,12 +951,27 @@ CASES = [
         r"^SetFmatrix: padList\[3\] must be in \[0, 255\], but got 256",
     ),
     Case(
-        "SetFmatrix-FMATRIX_RIGHT",
+        "SetFmatrix-FMATRIX_RIGHT-strict",
         "a2",
         reg_call("set_fmatrix", 4, 4, [0, 0, 0, 0], "FMATRIX_RIGHT"),
+        DocConflictError,
+        r"^SetFmatrix: the doc page forbids this \(SetFmatrix.md 表1 fmatrixMode: 当前只支持FMATRIX_LEFT\)",
+        strict=True,
+    ),
+    Case(  # asc-devkit dav_m200 Load3DSetFMatrixBCal: ASCENDC_REPORT_NOT_SUPPORT
+        "SetFmatrix-FMATRIX_RIGHT-310p",
+        "inference_aicore",
+        reg_call("set_fmatrix", 4, 4, [0, 0, 0, 0], "FMATRIX_RIGHT"),
         U,
-        r"^SetFmatrix: FmatrixMode must be FMATRIX_LEFT \(the only documented mode\), "
-        r"but got 'FMATRIX_RIGHT'",
+        r"^SetFmatrix: FmatrixMode FMATRIX_RIGHT is not available on Atlas inference series AI Core "
+        r"\(the C\+\+ API rejects this: Load3DSetFMatrixBCal",
+    ),
+    Case(
+        "SetFmatrix-mode-unknown",
+        "a2",
+        reg_call("set_fmatrix", 4, 4, [0, 0, 0, 0], "FMATRIX_TOP"),
+        U,
+        r"^SetFmatrix: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, but got 'FMATRIX_TOP'",
     ),
     Case(
         "SetFmatrix-not-on-training",
@@ -1097,9 +1114,10 @@ def test_rule_raises_and_changes_nothing(case: Case) -> None:
     _prime_registers(core)
     call = case.make(core)
     snap = _snapshot(core)
-    with pytest.raises(case.exc, match=case.match):
+    with pytest.raises(case.exc, match=case.match) as ei:
         call()
     _assert_unchanged(core, snap)
+    assert_basis(ei.value)
 
 
 def test_case_ids_unique() -> None:
@@ -1158,6 +1176,8 @@ ACCEPTED = [
     ("dilation-fits", "a2", load_v2(dilationFilterH=2)),  # (3-1)*2+1 = 5 <= 4+2
     ("v2pro-mStartPt-16-bit", "a2", load_v2pro(extConfig=LoadData3DParamsV2Pro.pack_ext(144, 16, 0, 40000))),
     ("bitmode-B1->B2", "950", load_bitmode(dst_pos="B2", src_pos="B1", tensors=("B2", "B1"))),
+    # P3: A1 and B1 are both L1; Dst alone selects the memory written (template libraries tag L1 as A1)
+    ("bitmode-A1->B2", "950", load_bitmode(dst_pos="B2", tensors=("B2", "A1"))),
     ("v1-training", "training", load_v1()),
 ]
 

@@ -143,8 +143,9 @@ BAD: dict[str, tuple[str, str]] = {
                           r"tensors\.fmap\.init: unknown init 'linspace'"),
     "quantPre name": (_sub("dstStride = 16 }", 'dstStride = 16, quantPre = "F32F16" }', FIXPIPE),
                       r"steps\[0\]\.params\.quantPre: expected a QuantMode_t name \(NoQuant, F322F16"),
-    "not implemented feature": (_sub("dstStride = 16 }", "dstStride = 16, reluEn = true }", FIXPIPE),
-                                r"steps\[0\]\.params\.reluEn: Fixpipe: reluEn .*not implemented"),
+    "not implemented feature": (_sub("dstStride = 16 }", "dstStride = 16, isChannelSplit = true }", FIXPIPE),
+                                r"steps\[0\]\.params\.isChannelSplit: Fixpipe: isChannelSplit "
+                                r".*not implemented"),
     "invalid TOML": (_sub("l1H = 4,", "l1H = 4,,"), r"not valid TOML: "),
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -355,6 +356,7 @@ def test_load_errors(kw, params, exc, msg):
     with pytest.raises(exc) as ei:
         load_data_with_sparse(core, dst, src, idx, params)
     assert str(ei.value).startswith(msg), str(ei.value)
+    assert_basis(ei.value)
     assert_untouched(core, snap)
 
 
@@ -432,6 +434,7 @@ def test_mmad_errors(kw, params, exc, msg):
     with pytest.raises(exc) as ei:
         mmad_with_sparse(core, c, a, b, params)
     assert str(ei.value).startswith(msg), str(ei.value)
+    assert_basis(ei.value)
     assert_untouched(core, snap)
 
 

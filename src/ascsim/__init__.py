@@ -1,4 +1,5 @@
-"""ascsim: Huawei Ascend C cube-side data loads (LoadData family, Mmad) simulated bit-exactly on a CPU.
+"""ascsim: Huawei Ascend C's cube data path (LoadData family, Mmad, DataCopy, Fill, Fixpipe) simulated on a
+CPU (data movement bit for bit; float Mmad as documented in docs/mmad.md).
 
 Names are imported on first use (PEP 562), so `ascsim --help` and `ascsim chips` start without loading
 numpy's dtype extensions; `from ascsim import Core` works as usual.
@@ -13,8 +14,8 @@ __version__ = "0.1.0"
 
 # public name -> the submodule that defines it
 _WHERE: dict[str, str] = {
-    "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes",
-    "LocalTensor": "memory", "Memory": "memory", "History": "view",
+    "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes", "Bits": "dtypes",
+    "LocalTensor": "memory", "Memory": "memory", "History": "view", "load_kernel": "frontend",
     **{n: "errors" for n in (
         "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
         "HazardError", "HazardWarning", "NotImplementedFeature", "OverlapError", "ParamRangeError",
@@ -45,7 +46,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what static tools see
     from .chips import ALL_CHIPS, get_chip  # noqa: F401
     from .core import Core  # noqa: F401
-    from .dtypes import get_dtype  # noqa: F401
+    from .dtypes import Bits, get_dtype  # noqa: F401
     from .errors import (  # noqa: F401
         AlignmentError,
         AscsimError,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:  # what static tools see
         ParamRangeError,
         UnsupportedError,
     )
+    from .frontend import load_kernel  # noqa: F401
     from .memory import LocalTensor, Memory  # noqa: F401
     from .params import (  # noqa: F401
         IS_RESER_LOAD3D_DEFAULT_CONFIG,

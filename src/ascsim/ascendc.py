@@ -10,6 +10,13 @@
 
 Instructions find their Core through the tensors they touch; register setters (no tensor) use the
 core made current by `use(core)`.
+
+Template arguments become keyword arguments or leading positional ones: `SetAtomicAdd("float")` for
+`SetAtomicAdd<float>()`, `DataCopyPad(dst, src, p, pad, mode=PaddingMode.Compact)`,
+`LoadData(dst, src, params, config=IsResetLoad3dConfig(False, True))` for the `IsResetLoad3dConfig`
+template argument of Load3D (docs/registers.md), `FixpipeParamsArch3510[CO2Layout.COLUMN_MAJOR]()` for
+`FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR>`. `GlobalTensor(dtype)` + `SetGlobalBuffer(addr, size)`
+views GM: `addr` is a GM byte address (`t.GetPhyAddr()` of a `core.global_tensor`) or a GM tensor.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ from collections.abc import Iterator
 from enum import Enum
 
 from .core import Core
-from .errors import AscsimError
+from .dtypes import DType, get_dtype
+from .errors import AscsimError, ParamRangeError
 from .memory import LocalTensor
 from .params import (
     CFG_COLUMN_MAJOR,
@@ -27,16 +35,23 @@ from .params import (
     CFG_ROW_MAJOR,
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
     CO2Layout,
+    DataCopyCO12DstParams,
+    DataCopyExtParams,
+    DataCopyPadExtParams,
     DataCopyParams,
     Dn2NzParams,
     FixpipeConfig,
     FixpipeParamsArch3510,
+    FixpipeParamsC310,
+    FixpipeParamsM300,
     FixpipeParamsV220,
+    InitConstValueParams,
     IsResetLoad3dConfig,
     Load2DBitModeParam,
     Load3DBitModeParam,
     LoadData2DMxParams,
     LoadData2DParams,
+    LoadData2dParams,
     LoadData2DParamsV2,
     LoadData2dTransposeParams,
     LoadData2dTransposeParamsV2,
@@ -49,6 +64,7 @@ from .params import (
     Nd2NzParams,
     Nz2DnParams,
     Nz2NdParams,
+    PaddingMode,
     QuantMode_t,
     SetFMatrixBitModeParams,
 )
@@ -65,10 +81,48 @@ __all__ = [
     "LoadDataRepeatParamWithStride", "MmadParams", "SetFMatrixBitModeParams", "Load2DBitModeParam",
     "DataCopyParams", "Nd2NzParams", "Dn2NzParams", "FixpipeParamsV220", "FixpipeParamsArch3510",
     "Nz2NdParams", "Nz2DnParams", "QuantMode_t", "CO2Layout", "FixpipeConfig", "CFG_ROW_MAJOR", "CFG_NZ",
-    "CFG_COLUMN_MAJOR",
+    "CFG_COLUMN_MAJOR", "GlobalTensor", "Fill", "InitConstValue", "InitConstValueParams", "DataCopyPad",
+    "DataCopyExtParams", "DataCopyPadExtParams", "PaddingMode", "DataCopyCO12DstParams", "SetAtomicAdd",
+    "SetAtomicNone", "DisableDmaAtomic", "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig",
+    "LoadData2dParams", "FixpipeParamsC310", "FixpipeParamsM300",
 ]
 
 _current: list[Core] = []
+
+
+class GlobalTensor(LocalTensor):
+    """`AscendC::GlobalTensor<T>`: `GlobalTensor("half")`, then `SetGlobalBuffer(buffer, bufferSize)`.
+
+    `buffer` is a GM byte address or a GM tensor (its address); the Core is the GM tensor's, else the one
+    made current by `use(core)` (or `core=`). Without `bufferSize` the view runs to the end of GM, as a C++
+    GlobalTensor set without a size has no bound to check against."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: DType | str = "uint8_t", core: Core | None = None) -> None:
+        self.dtype = get_dtype(dtype)
+        self.position = "GM"
+        self.offset, self.length = 0, 0
+        self.memory = core.gm if core is not None else None  # bound by SetGlobalBuffer
+
+    def SetGlobalBuffer(self, buffer: int | LocalTensor, bufferSize: int | None = None) -> None:  # noqa: N802,N803
+        if isinstance(buffer, LocalTensor):
+            if buffer.memory.name != "GM":
+                raise ParamRangeError("GlobalTensor.SetGlobalBuffer: buffer must be a GM address or GM "
+                                      f"tensor, but got a tensor in {buffer.memory.name}")
+            mem, addr = buffer.memory, buffer.offset
+        else:
+            mem = self.memory if self.memory is not None else _core_of().gm
+            addr = int(buffer)
+        bits = self.dtype.bits
+        length = (mem.size - addr) * 8 // bits if bufferSize is None else int(bufferSize)
+        probe = LocalTensor(mem, "GM", addr, self.dtype, length)  # checks the range against GM
+        self.memory, self.offset, self.length = probe.memory, probe.offset, probe.length
+
+    def __repr__(self) -> str:
+        if self.memory is None:
+            return f"GlobalTensor<{self.dtype}>(unset: call SetGlobalBuffer)"
+        return super().__repr__()
 
 
 class FmatrixMode(Enum):
@@ -161,8 +215,14 @@ def DataCopy(dst: LocalTensor, src: LocalTensor, params, enableSmallC0: bool = F
     return _core_of(dst, src).data_copy(dst, src, params, enable_small_c0=enableSmallC0)
 
 
-def Fixpipe(dst: LocalTensor, src: LocalTensor, params, config=None, cbufWorkspace=None) -> ExecReport:  # noqa: N802,N803
-    """`Fixpipe<T, U, config>(dst, src, params)`: pass the FixpipeConfig (CFG_ROW_MAJOR, CFG_NZ, ...)."""
+def Fixpipe(dst: LocalTensor, src: LocalTensor, *args, config=None, cbufWorkspace=None) -> ExecReport:  # noqa: N802,N803
+    """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], params)`: pass the FixpipeConfig (CFG_ROW_MAJOR,
+    CFG_NZ, ...) as `config` (a trailing positional config is accepted too)."""
+    if args and isinstance(args[0], LocalTensor):  # Fixpipe(dst, src, cbufWorkspace, params)
+        cbufWorkspace, args = args[0], args[1:]
+    params, *rest = args
+    if rest:
+        config = rest[0]
     return _core_of(src, dst).fixpipe(dst, src, params, config, cbufWorkspace)
 
 
@@ -176,8 +236,9 @@ def SetFmatrix(*args) -> None:  # noqa: N802
     _core_of().set_fmatrix(l1H, l1W, padList, str(getattr(mode, "value", mode)))
 
 
-def SetLoadDataPaddingValue(padValue: float, dtype: str = "half") -> None:  # noqa: N802,N803
-    """`SetLoadDataPaddingValue<T>(padValue)`: pass T as `dtype`."""
+def SetLoadDataPaddingValue(padValue: float, dtype: str | None = None) -> None:  # noqa: N802,N803
+    """`SetLoadDataPaddingValue<T>(padValue)`: pass T as `dtype`, or padValue as a numpy scalar of type T
+    (`np.float16(-8.82)`); a plain Python number without `dtype` is refused (T would be a guess)."""
     _core_of().set_padding_value(padValue, dtype)
 
 
@@ -194,3 +255,53 @@ def SetLoadDataRepeatWithStride(params: LoadDataRepeatParamWithStride) -> None: 
 def SetLoadDataBoundary(boundaryValue: int) -> None:  # noqa: N802,N803
     """`SetLoadDataBoundary(boundaryValue)` (A2/A3; doc: SetLoadDataBoundary.md)."""
     _core_of().set_load_data_boundary(boundaryValue)
+
+
+def Fill(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
+    """`Fill(dst, InitConstValueParams)` into L1 / L0A / L0B (doc: Fill.md)."""
+    return _core_of(dst).init_const_value(dst, params)
+
+
+def InitConstValue(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
+    """`InitConstValue(dst, InitConstValueParams)`: Fill's name before CANN 9 (asc-devkit keeps both)."""
+    return _core_of(dst).init_const_value(dst, params, "InitConstValue")
+
+
+def DataCopyPad(dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,  # noqa: N802
+                padParams: DataCopyPadExtParams | None = None, mode: PaddingMode = PaddingMode.Normal  # noqa: N803
+                ) -> ExecReport:
+    """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>)` GM -> L1 (950)."""
+    return _core_of(dst, src).data_copy_pad(dst, src, params, padParams, mode)
+
+
+def SetAtomicAdd(dtype: str) -> None:  # noqa: N802
+    """`SetAtomicAdd<T>()`: pass T as `dtype`."""
+    _core_of().set_atomic_add(dtype)
+
+
+def SetAtomicNone() -> None:  # noqa: N802
+    """`SetAtomicNone()` (renamed DisableDmaAtomic)."""
+    _core_of().set_atomic_none()
+
+
+DisableDmaAtomic = SetAtomicNone
+
+
+def SetFixpipeNz2ndFlag(ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N802,N803
+    """`SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride)` for DataCopy CO1 -> GM with nz2ndEn."""
+    _core_of().set_fixpipe_nz2nd_flag(ndNum, srcNdStride, dstNdStride)
+
+
+def SetFixpipePreQuantFlag(config: int) -> None:  # noqa: N802
+    """`SetFixpipePreQuantFlag(config)`: the scalar quantisation word of DataCopy CO1 -> GM / L1."""
+    _core_of().set_fixpipe_pre_quant_flag(config)
+
+
+def SetFixPipeConfig(*tensors: LocalTensor, isUnitFlag: bool = False) -> None:  # noqa: N802,N803
+    """`SetFixPipeConfig(quantPre)` or `SetFixPipeConfig(reluPre, quantPre)` (tensors in the Fixpipe
+    Buffer)."""
+    if len(tensors) not in (1, 2):
+        raise ParamRangeError(f"SetFixPipeConfig: takes (quantPre) or (reluPre, quantPre), but got "
+                              f"{len(tensors)} tensors")
+    relu, quant = (None, tensors[0]) if len(tensors) == 1 else tensors
+    _core_of(quant).set_fixpipe_config(quant, relu, isUnitFlag)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import AlignmentError, BoundsError
+from .errors import AlignmentError, BoundsError, cpp_rejects, with_basis
 from .memory import LocalTensor, Memory
 from .plan import (
     _VOID,
@@ -43,6 +43,9 @@ from .plan import (
     report_hazards,
     run_units,
 )
+
+#: The C++ API's alignment check (the basis of a placement's AlignmentError; see ascsim.checks.ALIGNMENT).
+ALIGNMENT = cpp_rejects("CheckTensorAlignment")
 
 #: Prepared calls of every family (one cache, capped by the bytes its plans hold).
 CALLS = PreparedCache(64 << 20)
@@ -102,9 +105,9 @@ class Placement:
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str) -> AlignmentError:
-    return AlignmentError(
+    return AlignmentError(with_basis(
         f"{prep.instr}: {what} address must be {align}-byte aligned in {t.memory.name}, but got "
-        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)")
+        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", ALIGNMENT))
 
 
 def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:
@@ -203,6 +206,16 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     if core.keep_plans:
         report.keep_plan()
     return report
+
+
+def cached(key: Hashable | None) -> Prepared | None:
+    """The prepared call for `key` if cached (None for a miss, no key, or an unhashable key)."""
+    if key is None:
+        return None
+    try:
+        return _CALLS.get(key)  # type: ignore[return-value]
+    except TypeError:
+        return None
 
 
 def lookup(key: Hashable | None, prepare: Callable[[], Prepared]) -> Prepared:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ascsim.errors import UnsupportedError, did_you_mean
+from ascsim.errors import UnsupportedError, cpp_rejects, did_you_mean, doc_forbids, with_basis
 
 __all__ = [
     "ALL_CHIPS",
@@ -70,6 +70,9 @@ API_KEYS: tuple[str, ...] = (
     "LoadDataWithSparse", "Load2DMX", "Mmad", "MmadWithSparse", "MmadMx", "SetFmatrix",
     "SetFmatrixBitMode", "SetLoadDataPaddingValue", "SetLoadDataRepeat", "SetLoadDataRepeatWithStride",
     "SetLoadDataBoundary", "DataCopyND2NZ", "DataCopyDN2NZ", "Fixpipe",
+    # companion instructions of the cube data path (issue 7), see _companions()
+    "Fill", "DataCopyL12BT", "DataCopyL12FB", "DataCopyPad", "FixpipeL0C2L1", "SetAtomicAdd",
+    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig",
 )  # fmt: skip
 
 
@@ -124,6 +127,16 @@ class ApiSupport:
     notes: str = ""
     dtypes: frozenset[str] = frozenset()
     combos: frozenset[tuple[str, ...]] = frozenset()
+    # What the C++ API implements (asc-devkit impl headers), per path, where audited: a refusal of a
+    # dtype / path outside it is "the C++ API rejects this: <cpp_check>"; inside it (the doc omits it) or
+    # on an unaudited path the refusal is the doc's (divergence L26). An empty set = no such path in C++.
+    cpp: Mapping[Path, frozenset[str]] | None = None
+    cpp_check: str = ""
+    # dtypes a doc page forbids on a path but the C++ API implements and shipped kernels use: accepted,
+    # and the instruction reports `conflict_rule` / `conflict_row` as a DocConflictWarning.
+    conflicts: Mapping[Path, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
+    conflict_rule: str = ""
+    conflict_row: str = ""
 
     def all_dtypes(self) -> frozenset[str]:
         out: set[str] = set(self.dtypes)
@@ -138,13 +151,26 @@ def _api(
     notes: str = "",
     dtypes: Iterable[str] = (),
     combos: Iterable[tuple[str, ...]] = (),
+    cpp: Mapping[Path, Iterable[str]] | None = None,
+    cpp_check: str = "",
+    conflicts: Mapping[Path, Iterable[str]] | None = None,
+    conflict_rule: str = "",
+    conflict_row: str = "",
 ) -> ApiSupport:
+    conflicts = _frozen_paths(conflicts or {})
+    # a conflict dtype is executed, so it is part of the path's supported set
+    merged = {p: set(ds) | set(conflicts.get(p, ())) for p, ds in (paths or {}).items()}
     return ApiSupport(
-        paths=_frozen_paths(paths or {}),
+        paths=_frozen_paths(merged),
         transpose=_frozen_paths(transpose or {}),
         notes=notes,
         dtypes=frozenset(dtypes),
         combos=frozenset(combos),
+        cpp=None if cpp is None else _frozen_paths(cpp),
+        cpp_check=cpp_check,
+        conflicts=conflicts,
+        conflict_rule=conflict_rule,
+        conflict_row=conflict_row,
     )
 
 
@@ -216,34 +242,50 @@ class ChipProfile:
         sup = self.apis.get(api)
         if sup is None:
             where = [c.name for c in ALL_CHIPS if api in c.apis]
-            raise UnsupportedError(
+            raise UnsupportedError(with_basis(
                 f"{tag}: API {api} is not supported on {self.name}; supported: "
-                f"{api} is available on {'; '.join(where) if where else 'no chip'}"
-            )
+                f"{api} is available on {'; '.join(where) if where else 'no chip'}",
+                self._missing_basis(api)))
         if not sup.paths:
             if dtype is not None and sup.dtypes and dtype not in sup.dtypes:
-                raise UnsupportedError(
+                raise UnsupportedError(with_basis(
                     f"{tag}: dtype {dtype} is not supported by {api} on {self.name}; "
-                    f"supported: {_fmt_dtypes(sup.dtypes)}"
-                )
+                    f"supported: {_fmt_dtypes(sup.dtypes)}", _table_basis(sup, None, dtype)))
             return
         sel = self._select_paths(sup, src, dst)
         if not sel:
             want = f"{memory_of(src) if src else '*'}->{memory_of(dst) if dst else '*'}"
-            raise UnsupportedError(
+            path = (memory_of(src), memory_of(dst)) if src and dst else None
+            raise UnsupportedError(with_basis(
                 f"{tag}: path {want} is not supported by {api} on {self.name}; "
-                f"supported: {', '.join(_fmt_path(p) for p in sup.paths)}"
-            )
+                f"supported: {', '.join(_fmt_path(p) for p in sup.paths)}", _table_basis(sup, path, None)))
         if dtype is None or any(dtype in ds for ds in sel.values()):
             return
         allowed: set[str] = set()
         for ds in sel.values():
             allowed |= ds
         on = f" on path {', '.join(_fmt_path(p) for p in sel)}" if (src or dst) else ""
-        raise UnsupportedError(
+        raise UnsupportedError(with_basis(
             f"{tag}: dtype {dtype}{on} is not supported by {api} on {self.name}; "
-            f"supported: {_fmt_dtypes(allowed)}"
-        )
+            f"supported: {_fmt_dtypes(allowed)}",
+            _table_basis(sup, next(iter(sel)) if len(sel) == 1 else None, dtype)))
+
+    def _missing_basis(self, api: str) -> str:
+        """Why an API the doc does not list for this chip is refused (audited C++ absence, else the doc)."""
+        why = CPP_ABSENT.get(self.key, {}).get(api)
+        if why:
+            return cpp_rejects(why)
+        return doc_forbids(f"{api} page 产品支持情况", "L26")
+
+    def doc_conflict(self, api: str, dtype: str, src: str, dst: str) -> tuple[str, str] | None:
+        """(doc rule, divergence row) when ``dtype`` on src->dst is executed although a doc page forbids
+        it (ApiSupport.conflicts), else None."""
+        sup = self.apis.get(api)
+        if sup is None or not sup.conflicts:
+            return None
+        if dtype in sup.conflicts.get((memory_of(src), memory_of(dst)), ()):
+            return sup.conflict_rule, sup.conflict_row
+        return None
 
     def can_transpose(self, api: str, dtype: str, dst: str, src: str | None = None) -> bool:
         """True if the API's transpose flag is valid for ``dtype`` into ``dst`` on this chip."""
@@ -266,10 +308,10 @@ class ChipProfile:
             for p, ds in sup.transpose.items():
                 if p[1] == d:
                     allowed |= ds
-        raise UnsupportedError(
+        raise UnsupportedError(with_basis(
             f"{instr or api}: transpose of dtype {dtype} into {d} is not supported by {api} on {self.name}; "
-            f"supported: {_fmt_dtypes(allowed) if allowed else 'none'}"
-        )
+            f"supported: {_fmt_dtypes(allowed) if allowed else 'none'}",
+            doc_forbids(f"{api} page: transpose dtypes", "L26")))
 
     def supports_combo(self, api: str, combo: tuple[str, ...]) -> bool:
         """True if ``combo`` is a documented dtype combination of ``api`` (Mmad*: (A, B, C); Fixpipe)."""
@@ -283,14 +325,53 @@ class ChipProfile:
             return
         sup = self.apis[api]
         listed = "; ".join("(" + ", ".join(c) + ")" for c in sorted(sup.combos))
-        raise UnsupportedError(
+        raise UnsupportedError(with_basis(
             f"{instr or api}: dtype combination ({', '.join(combo)}) is not supported by {api} on "
-            f"{self.name}; supported: {listed}"
-        )
+            f"{self.name}; supported: {listed}",
+            cpp_rejects(sup.cpp_check) if sup.cpp_check else doc_forbids(f"{api} page: dtype combinations",
+                                                                         "L26")))
 
     def matches(self, name: str) -> bool:
         n = _norm_name(name)
         return n in {_norm_name(a) for a in (self.key, self.name, *self.aliases)}
+
+
+def _table_basis(sup: ApiSupport, path: Path | None, dtype: str | None) -> str:
+    """Why a dtype / path outside the doc's table is refused: the C++ API's own check when the audited
+    C++ table excludes it too, else the doc's table (divergence L26)."""
+    if sup.cpp is not None and path is not None and path in sup.cpp:
+        cpp_ds = sup.cpp[path]
+        if not cpp_ds or (dtype is not None and dtype not in cpp_ds):
+            return cpp_rejects(sup.cpp_check or "no such path / dtype in the impl")
+    where = sup.notes.removeprefix("doc: ").split(";")[0].strip() or "the API page"
+    return doc_forbids(where.replace("(", "[").replace(")", "]"), "L26")
+
+
+# APIs the C++ API does not implement on a chip (audited in asc-devkit impl/basic_api/dav_*/ and the arch
+# guards of kernel_operator_mm_intf_impl.h): refusing them is the C++ API's own refusal.
+_ONLY_3510 = {api: "no overload outside __NPU_ARCH__ 3510/5102" for api in (
+    "Load3DBitMode", "Load2DBitMode", "LoadDataWithStride", "Load2DMX", "MmadMx", "SetFmatrixBitMode",
+    "SetLoadDataRepeatWithStride")}
+_ONLY_2201 = {api: "no overload outside __NPU_ARCH__ 2201"
+              for api in ("LoadDataWithSparse", "MmadWithSparse")}
+_C220 = {**_ONLY_3510,
+         "Load3Dv1": "ReportNotSupport in dav_c220 LoadData3DV1L12L0ACal",
+         "LoadData2Dv2": "ReportNotSupport in dav_c220 LoadData2DL12L0ACal [LoadData2DParamsV2]",
+         "LoadDataWithTransposeV2": "ReportNotSupport in dav_c220 LoadData2DL12L0BTransposeCal [V2]"}
+_C100 = "ASCENDC_REPORT_NOT_SUPPORT in dav_c100"
+_M200 = "ASCENDC_REPORT_NOT_SUPPORT in dav_m200"
+CPP_ABSENT: Mapping[str, Mapping[str, str]] = MappingProxyType({k: MappingProxyType(v) for k, v in {
+    "a2": _C220,
+    "a3": _C220,
+    "ascend950": {**_ONLY_2201, "Load3Dv1": "ASCENDC_ASSERT in dav_3510 LoadData3DV1L12L0ACal",
+                  "SetLoadDataBoundary": "ASCENDC_ASSERT in dav_3510 SetLoadDataBoundaryCal"},
+    "training": {**_ONLY_3510, **_ONLY_2201, **{api: _C100 for api in (
+        "Load3Dv2", "Load3Dv2Pro", "LoadData2Dv2", "LoadDataWithTranspose", "SetLoadDataRepeat",
+        "SetLoadDataBoundary")}},
+    "inference_aicore": {**_ONLY_3510, **_ONLY_2201, **{api: _M200 for api in (
+        "LoadData2Dv2", "LoadDataWithTranspose")}},
+    "atlas200i500a2": {**_ONLY_3510, **_ONLY_2201},
+}.items()})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -329,7 +410,8 @@ def _t(*groups: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), notes: str = "") -> ApiSupport:
+def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), notes: str = "",
+          cpp_check: str = "") -> ApiSupport:
     cs = tuple(combos)
     paths: dict[Path, frozenset[str]] = {
         L0A_L0C: frozenset(c[0] for c in cs),
@@ -337,7 +419,7 @@ def _mmad(combos: Iterable[tuple[str, str, str]], bias: Iterable[str] = (), note
     }
     if bias:
         paths[BT_L0C] = frozenset(bias)
-    return _api(paths, notes=notes, combos=cs)
+    return _api(paths, notes=notes, combos=cs, cpp_check=cpp_check)
 
 
 def _fixpipe(conv: Mapping[str, Iterable[str]], notes: str) -> ApiSupport:
@@ -363,6 +445,13 @@ def _build_ascend950() -> dict[str, ApiSupport]:
     l2dv2 = _t(B8I, FP4, F8, B16F, B32)  # doc: LoadData_2D_V2.md 数据类型
     ldwt = _t(B8I, B16F, B32)  # doc: LoadDataWithTranspose.md 数据类型 id14
     mx_data = _t(FP4, ("fp8_e5m2_t", "fp8_e4m3fn_t"), MXFP8)  # doc: LoadData_2D_MX.md 数据类型; s003 U rule
+    # C++ (asc-devkit impl/basic_api/dav_3510/kernel_operator_mm_impl.h static_asserts): what the impl takes
+    cpp_l3d = _t(B8I, F8, B16F, B16I, B32)  # LoadData3DV2L12L0ACal / ...WithStrideCal
+    cpp_l3d_pro = _t(B8I, F8, B16F, B32)  # LoadData3DV2L12L0ACal [LoadData3DParamsV2Pro]
+    cpp_l2d = _t(B8I, B16I, B16F, B32)  # LoadData2DL12L0ACal / LoadData2DGM2L1Cal [LoadData2DParams]
+    cpp_l2dv2 = _t(FP4, B8I, F8, B16F, B32)  # LoadData2DL12L0ACal [LoadData2DParamsV2 / Load2DBitModeParam]
+    cpp_ldwt = _t(B8I, B16F, B32)  # LoadData2DL12L0BTransposeCal
+    sa = "static_assert in dav_3510 kernel_operator_mm_impl.h"
     fp8s = ("fp8_e4m3fn_t", "fp8_e5m2_t")
     fp4s = ("fp4x2_e1m2_t", "fp4x2_e2m1_t")
     return {
@@ -370,12 +459,14 @@ def _build_ascend950() -> dict[str, ApiSupport]:
             {L1_L0A: l3d, L1_L0B: l3d},
             {L1_L0A: l3d_tr},
             notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id23, 约束说明 id39",
+            cpp={L1_L0A: cpp_l3d, L1_L0B: cpp_l3d}, cpp_check=sa,
         ),
         "Load3Dv2Pro": _api(
             # doc: LoadData_3D.md 表5 says enTranspose "A2 + half only"; we follow the per-chip id39 rule.
             {L1_L0A: l3d, L1_L0B: l3d},
             {L1_L0A: l3d_tr},
             notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id23 (v2 Pro shares the v2 list)",
+            cpp={L1_L0A: cpp_l3d_pro, L1_L0B: cpp_l3d_pro}, cpp_check=sa,
         ),
         "Load3DBitMode": _api(
             # doc: LoadData_3D_BitMode.md 数据类型; transpose text says "half" but refers to LoadData_3D.md
@@ -385,10 +476,17 @@ def _build_ascend950() -> dict[str, ApiSupport]:
             notes=f"doc: {_DOC}LoadData_3D_BitMode.md 数据类型; s000",
         ),
         "LoadDataWithStride": _api(
-            # doc: LoadDataWithStride.md 数据类型: B1->B2 lists only b16/b32 (no b8), unlike LoadData_3D.md.
+            # doc: LoadDataWithStride.md 数据类型: B1->B2 lists only b16/b32 (no b8), unlike LoadData_3D.md
+            # and IN-CON 表4; the C++ static_assert takes b8 and Huawei's load_data_with_stride example loads
+            # int8 B this way: executed with a DocConflictWarning (divergence L23).
             {L1_L0A: l3d, L1_L0B: _t(B16F, B32)},
             {L1_L0A: l3d_tr},
             notes=f"doc: {_DOC}LoadDataWithStride.md 数据类型 (per path)",
+            cpp={L1_L0A: cpp_l3d, L1_L0B: cpp_l3d}, cpp_check=sa,
+            conflicts={L1_L0B: _t(B8I, F8)},
+            conflict_rule="LoadDataWithStride.md 数据类型: B1->B2 lists half/bfloat16_t/int32_t/uint32_t/"
+                          "float only",
+            conflict_row="L23",
         ),
         "LoadData2D": _api(
             # doc: LoadData_2D.md 功能说明 id10 (950: L1->L0A/L0B only);
@@ -396,17 +494,21 @@ def _build_ascend950() -> dict[str, ApiSupport]:
             {GM_L1: l2d, L1_L0A: l2d, L1_L0B: l2d},
             {L1_L0A: _t(B16I, B16F), L1_L0B: _t(B16I, B16F)},  # doc: LoadData_2D.md 约束说明 (b16 only)
             notes=f"doc: {_DOC}LoadData_2D.md 数据类型 id12; LoadData（GMToL1-2D矩阵搬运）.md id10",
+            cpp={GM_L1: cpp_l2d, L1_L0A: cpp_l2d, L1_L0B: cpp_l2d, GM_L0A: (), GM_L0B: ()},
+            cpp_check=sa + "; ASCENDC_ASSERT for GM->L0A/L0B",
         ),
         "LoadData2Dv2": _api(
             # doc: LoadData_2D_V2.md (L1->L0A/L0B); LoadData（GMToL1-2D矩阵搬运V2）.md (GM->L1, no transpose)
             {GM_L1: l2dv2, L1_L0A: l2dv2, L1_L0B: l2dv2},
             {L1_L0A: l2dv2, L1_L0B: l2dv2},  # doc: LoadData_2D_V2.md 表 ifTranspose (b4/b8/b16/b32)
             notes=f"doc: {_DOC}LoadData_2D_V2.md 数据类型; IN-CON 表4",
+            cpp={L1_L0A: cpp_l2dv2, L1_L0B: cpp_l2dv2}, cpp_check=sa,
         ),
         "Load2DBitMode": _api(
             {L1_L0A: l2dv2, L1_L0B: l2dv2},
             {L1_L0A: l2dv2, L1_L0B: l2dv2},
             notes=f"doc: {_DOC}LoadData_2D_BitMode.md 数据类型, 约束说明 id10",
+            cpp={L1_L0A: cpp_l2dv2, L1_L0B: cpp_l2dv2}, cpp_check=sa,
         ),
         "LoadDataWithTranspose": _api(
             # doc: LoadDataWithTranspose.md 功能说明 id10 (950: L1->L0B only). V1 params are converted to
@@ -414,11 +516,13 @@ def _build_ascend950() -> dict[str, ApiSupport]:
             {L1_L0B: ldwt},
             {L1_L0B: ldwt},
             notes=f"doc: {_DOC}LoadDataWithTranspose.md 数据类型 id14, 功能说明 id10",
+            cpp={L1_L0B: cpp_ldwt, L1_L0A: ()}, cpp_check=sa + "; ASCENDC_ASSERT for L1->L0A",
         ),
         "LoadDataWithTransposeV2": _api(
             {L1_L0B: ldwt},
             {L1_L0B: ldwt},
             notes=f"doc: {_DOC}LoadDataWithTranspose.md 表4 (LoadData2dTransposeParamsV2, 950 only); s002",
+            cpp={L1_L0B: cpp_ldwt, L1_L0A: ()}, cpp_check=sa + "; no L0A branch in LoadDataWithTransposeImpl",
         ),
         "Load2DMX": _api(
             {L1_L0A: mx_data, L1_L0B: mx_data, L1_L0AMX: ("fp8_e8m0_t",), L1_L0BMX: ("fp8_e8m0_t",)},
@@ -447,6 +551,7 @@ def _build_ascend950() -> dict[str, ApiSupport]:
                 BT_L0C: ("float",),
             },
             notes="doc: M/Mmad计算/MmadMx.md 表3",
+            cpp_check="static_assert isMx in dav_3510 MmadMxCal (the same combinations)",
             combos=[(a, b, "float") for a in fp4s for b in fp4s]
             + [(a, b, "float") for a in fp8s for b in fp8s],
         ),  # fmt: skip
@@ -487,11 +592,16 @@ def _build_a2a3(npu: str) -> dict[str, ApiSupport]:
     l2d = _t(B8I, B16I, B16F, B32)  # doc: LoadData_2D.md 数据类型 id13/id14; IN-CON 表3
     ldwt_a = _t(B8I, B16F, B32)  # doc: LoadDataWithTranspose.md 数据类型 id15/id16 (L0A)
     ldwt_b = _t(S4, B8I, B16F, B32)  # doc: LoadDataWithTranspose.md 数据类型 id15/id16 (L0B)
+    # C++ (asc-devkit kernel_operator_mm_base_impl.h / _mm_check.h / dav_c220, __NPU_ARCH__ 2201): the same
+    # lists, checked by ASCENDC_DEBUG_ASSERT / ReportNotSupport
     return {
         "Load3Dv2": _api(
             {L1_L0A: l3d_a, L1_L0B: l3d_b},
             {L1_L0A: l3d_tr},
             notes=f"doc: {_DOC}LoadData_3D.md 数据类型 {npu}, 约束说明 id30/id38",
+            cpp={L1_L0A: l3d_a, L1_L0B: l3d_b},
+            cpp_check="ASCENDC_DEBUG_ASSERT in LoadDataImpl [LoadData3DParamsV2, 2201]; ReportNotSupport "
+                      "for b8 to L0B",
         ),
         "Load3Dv2Pro": _api(
             {L1_L0A: l3d_a, L1_L0B: l3d_b},
@@ -505,15 +615,20 @@ def _build_a2a3(npu: str) -> dict[str, ApiSupport]:
             {GM_L1: l2d, GM_L0A: l2d, GM_L0B: l2d, L1_L0A: _t(S4, l2d), L1_L0B: _t(S4, l2d)},
             {L1_L0A: _t(B16I, B16F), L1_L0B: _t(B16I, B16F)},  # doc: LoadData_2D.md 约束说明 (b16 only)
             notes=f"doc: {_DOC}LoadData_2D.md 数据类型 {npu}; IN-CON 表3",
+            cpp={GM_L1: l2d, GM_L0A: l2d, GM_L0B: l2d, L1_L0A: _t(S4, l2d), L1_L0B: _t(S4, l2d)},
+            cpp_check="CheckLoadData2dDatatype [2201]; ASCENDC_DEBUG_ASSERT for int4b_t from GM",
         ),
         "LoadDataWithTranspose": _api(
             {L1_L0A: ldwt_a, L1_L0B: ldwt_b},
             {L1_L0A: ldwt_a, L1_L0B: ldwt_b},
             notes=f"doc: {_DOC}LoadDataWithTranspose.md 数据类型 {npu}; IN-CON 表3",
+            cpp={L1_L0A: ldwt_a, L1_L0B: ldwt_b}, cpp_check="CheckLoadDataWithTransposeDtype [2201]",
         ),
         "LoadDataWithSparse": _api(
             {L1_L0B: ("int8_t",), L1_IDX: ("uint8_t",)},
             notes=f"doc: {_DOC}LoadDataWithSparse.md 数据类型 (src/dst int8_t, idx uint8_t); s004",
+            cpp={L1_L0B: ("int8_t",), L1_IDX: ("uint8_t",)},
+            cpp_check="enable_if int8_t / uint8_t on LoadDataWithSparse",
         ),
         "Mmad": _mmad(
             [
@@ -525,9 +640,11 @@ def _build_a2a3(npu: str) -> dict[str, ApiSupport]:
             ],
             bias=("int32_t", "float"),
             notes="doc: M/Mmad计算/Mmad.md 表7/表8",
+            cpp_check="ASCENDC_DEBUG_ASSERT in dav_c220 MmadCal (the same combinations)",
         ),  # fmt: skip
         "MmadWithSparse": _mmad(
-            [("int8_t", "int8_t", "int32_t")], notes="doc: M/Mmad计算/MmadWithSparse.md 表6"
+            [("int8_t", "int8_t", "int32_t")], notes="doc: M/Mmad计算/MmadWithSparse.md 表6",
+            cpp_check="enable_if int32_t / int8_t on MmadWithSparse",
         ),
         "SetFmatrix": _api(notes=f"doc: {_AUX}SetFmatrix.md 产品支持情况"),
         "SetLoadDataPaddingValue": _api(
@@ -767,6 +884,72 @@ def _build_kirin_9030() -> dict[str, ApiSupport]:
 # --------------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------------
+# Companion instructions (issue 7): Fill, DataCopy into BT / FB, DataCopyPad, Fixpipe into L1, atomics and
+# the Fixpipe register setters. One table for every chip; _profile merges it into each chip's APIs.
+# --------------------------------------------------------------------------------------------------
+
+_ISASI = "M/矩阵计算的搬入/"
+_OUT = "M/矩阵计算的搬出/"
+_OUTAUX = "M/矩阵搬出辅助配置接口/"
+# doc: Fill.md 数据类型 id10-id17
+_FILL = {
+    "ascend950": _t(B16I, B16F, B32), "a3": _t(B16I, B16F, B32), "a2": _t(B16I, B16F, B32),
+    "atlas200i500a2": _t(B16I, B16F, B32), "inference_aicore": _t(B16I, ("half",)), "training": ("half",),
+    "kirin_x90": ("int8_t", "half"), "kirin_9030": ("half",),
+}  # fmt: skip
+# doc: SetAtomicAdd.md 数据类型 id1-id6
+_ATOMIC = {
+    "ascend950": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "a3": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "a2": ("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+    "atlas200i500a2": ("int16_t", "half", "int32_t", "float"),
+    "inference_aicore": ("int16_t", "half", "float"),
+    "training": ("float",),
+}  # fmt: skip
+# doc: Fixpipe（L0C到L1数据搬运）.md 数据类型 id22-id26
+_FIX_L1 = {
+    "ascend950": {"float": ("int8_t", "uint8_t", "hifloat8_t", "fp8_e4m3fn_t", "half", "bfloat16_t", "float"),
+                  "int32_t": ("int8_t", "uint8_t", "half", "bfloat16_t", "int32_t")},
+    "a3": {"float": ("int8_t", "uint8_t", "half", "bfloat16_t"), "int32_t": ("int8_t", "uint8_t", "half")},
+    "a2": {"float": ("int8_t", "uint8_t", "half", "bfloat16_t"), "int32_t": ("int8_t", "uint8_t", "half")},
+    "kirin_x90": {"float": ("int8_t", "half"), "int32_t": ("int8_t", "half")},
+    "kirin_9030": {"float": ("half",), "int32_t": ("half",)},
+}  # fmt: skip
+# doc: SetFixpipeNz2ndFlag.md / SetFixpipePreQuantFlag.md / SetFixPipeConfig.md 产品支持情况
+_FIX_REGS = ("ascend950", "a3", "a2", "atlas200i500a2", "kirin_x90", "kirin_9030")
+
+
+def _companions(key: str) -> dict[str, ApiSupport]:
+    out: dict[str, ApiSupport] = {}
+    if key in _FILL:
+        out["Fill"] = _api(dtypes=_FILL[key], notes="doc: M/矩阵搬入辅助配置接口/Fill.md 数据类型")
+    # doc: DataCopy（L1ToBiasTable / L1ToFixpipe-Buffer数据搬运）.md 产品支持情况
+    if key in ("ascend950", "a3", "a2"):
+        bt = [("half", "float"), ("int32_t", "int32_t"), ("float", "float")]
+        if key == "ascend950":
+            bt.append(("bfloat16_t", "float"))
+        out["DataCopyL12BT"] = _api({("L1", "BT"): frozenset(a for a, _ in bt)}, combos=bt,
+                                    notes=f"doc: {_ISASI}DataCopy（L1ToBiasTable-Buffer数据搬运）.md "
+                                          f"数据类型")
+        out["DataCopyL12FB"] = _api({("L1", "FB"): ("uint64_t",)},
+                                    notes=f"doc: {_ISASI}DataCopy（L1ToFixpipe-Buffer数据搬运）.md 数据类型")
+    if key == "ascend950":  # doc: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型
+        out["DataCopyPad"] = _api({GM_L1: _t(B8I, B16I, B16F, B32, ("uint64_t",))},
+                                  notes=f"doc: {_ISASI}DataCopyPad（GMToL1非对齐数据搬运）.md 数据类型")
+    if key in _FIX_L1:
+        conv = _FIX_L1[key]
+        out["FixpipeL0C2L1"] = _api({("L0C", "L1"): frozenset(conv)}, combos=[(a, b) for a, bs in conv.items()
+                                                                              for b in bs],
+                                    notes=f"doc: {_OUT}Fixpipe（L0C到L1数据搬运）.md 数据类型")
+    if key in _ATOMIC:
+        out["SetAtomicAdd"] = _api(dtypes=_ATOMIC[key], notes="doc: 原子操作/SetAtomicAdd.md 数据类型")
+    if key in _FIX_REGS:
+        for api in ("SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig"):
+            out[api] = _api(notes=f"doc: {_OUTAUX}{api}.md 产品支持情况")
+    return out
+
+
 def _profile(
     key: str,
     name: str,
@@ -777,6 +960,7 @@ def _profile(
     apis: Mapping[str, ApiSupport],
     has_cube: bool = True,
 ) -> ChipProfile:
+    apis = {**apis, **_companions(key)} if has_cube else apis
     unknown = sorted(set(apis) - set(API_KEYS))
     if unknown:  # pragma: no cover - guards the tables above
         raise AssertionError(f"unknown API keys {unknown} in chip {key}")
@@ -1026,7 +1210,7 @@ DIVERGENCE_NOTES: list[str] = [
     "LoadDataWithStride dtypes: LoadDataWithStride.md lists only "
     "half/bfloat16_t/int32_t/uint32_t/float for B1->B2, while LoadData_3D.md and IN-CON 表4 "
     "allow b8 (int8/uint8/hif8/fp8) to L0B on 950 and an official example loads int8 B this way"
-    " (we follow the LoadDataWithStride page).",
+    " (executed with a DocConflictWarning, divergence L23).",
     "Mmad Kirin 9030: Mmad.md 产品支持情况 says the bias prototype is 不支持 on Kirin 9030, but 表12 "
     "lists a half/half/half/half combination with a bias type.",
     "MmadWithSparse: MmadWithSparse.md 表6 title includes Atlas 200I/500 A2, while its 产品支持情况 "

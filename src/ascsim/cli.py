@@ -64,6 +64,12 @@ def _notes(report) -> list[str]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from .frontend.options import is_kernel
+
+    if is_kernel(args.file):
+        from .frontend.commands import cmd_run
+
+        return cmd_run(args)
     from .scenario import load_scenario, save_outputs
 
     n = len(load_scenario(args.file).steps)
@@ -114,7 +120,12 @@ def _pick_step(cmd: str, path: str, step: int | None):
 
 def _cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain_step
+    from .frontend.options import is_kernel
 
+    if is_kernel(args.file):
+        from .frontend.commands import cmd_explain
+
+        return cmd_explain(_call_arg(args))
     run, step = _pick_step("explain", args.file, args.step)
     print(explain_step(run, step, dst_index=args.dst, fractal=args.fractal, part=args.part))
     return 0
@@ -122,7 +133,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 def _cmd_draw(args: argparse.Namespace) -> int:
     from .draw import draw_step
+    from .frontend.options import is_kernel
 
+    if is_kernel(args.file):
+        from .frontend.commands import cmd_draw
+
+        return cmd_draw(_call_arg(args))
     run, step = _pick_step("draw", args.file, args.step)
     draw_step(run, step, args.out, region=args.region, labels=args.labels, focus=args.focus,
               cumulative=args.cumulative)
@@ -141,11 +157,26 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _call_arg(args: argparse.Namespace) -> argparse.Namespace:
+    """Kernel files take --call N (the N-th instruction or register call the kernel made)."""
+    if args.call is None:
+        args.call = args.step
+    if args.call is None:
+        raise AscsimError(f"{args.file}: give --call N (the N-th call the kernel makes; `ascsim run` lists "
+                          "them)")
+    return args
+
+
 def _cmd_cpp(args: argparse.Namespace) -> int:
     from .cpp import scenario_to_cpp, step_to_cpp
     from .scenario import load_scenario
 
     sc = load_scenario(args.file)
+    if args.kernel:
+        from .frontend.emit import scenario_kernel
+
+        print(scenario_kernel(sc), end="")
+        return 0
     print(scenario_to_cpp(sc) if args.step is None else step_to_cpp(sc, args.step))
     return 0
 
@@ -163,21 +194,28 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chips", help="print the chip profiles and what each supports")
     c.add_argument("chip", nargs="?", help="one chip (name or alias) in detail")
     c.set_defaults(func=_cmd_chips)
-    r = sub.add_parser("run", help="execute a scenario file (.toml or .json) and print a summary per step")
-    r.add_argument("file", help="scenario file")
+    from .frontend.options import add_kernel_options
+
+    r = sub.add_parser("run", help="execute a scenario file (.toml or .json) or a kernel (.cpp, .asc) and "
+                                   "print a summary per step / call")
+    r.add_argument("file", help="scenario file or Ascend C kernel file")
     r.add_argument("--out", default=".", help="directory for saved tensors (default: current directory)")
     r.add_argument("--save", nargs="*", metavar="TENSOR", help="tensors to save as TENSOR.npy "
                    "(default: the file's [save] table)")
     r.add_argument("-q", "--quiet", action="store_true", help="print only errors and saved files")
+    r.add_argument("--emit-scenario", metavar="OUT.toml", help="kernels: write the traced run as a scenario")
+    add_kernel_options(r)
     r.set_defaults(func=_cmd_run)
     cp = sub.add_parser("cpp", help="print the Ascend C statements (params struct + call) of scenario steps")
     cp.add_argument("file", help="scenario file (.toml or .json)")
     cp.add_argument("--step", type=int, metavar="N", help="only step N (0-based; default: all steps)")
+    cp.add_argument("--kernel", action="store_true", help="a complete kernel file (runs with `ascsim run`)")
     cp.set_defaults(func=_cmd_cpp)
     e = sub.add_parser("explain", help="say where each destination element of one step came from")
-    e.add_argument("file", help="scenario file")
+    e.add_argument("file", help="scenario file or kernel file")
     e.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
                    "one step moves data")
+    e.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
     g = e.add_mutually_exclusive_group()
     g.add_argument("--dst", type=int, metavar="INDEX",
                    help="one destination element (index in the dst operand)")
@@ -185,11 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--part", choices=["data", "index", "scales"], default="data",
                    help="the second region of LoadDataWithSparse (index) or Load2DMX (scales); --dst / "
                         "--fractal then count its bytes / 128-B or 32-B fractals")
+    add_kernel_options(e)
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
-    w.add_argument("file", help="scenario file")
+    w.add_argument("file", help="scenario file or kernel file")
     w.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
                    "one step moves data")
+    w.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
     w.add_argument("-o", "--out", required=True, help="output picture (.svg or .png)")
     w.add_argument("--region", metavar="FRACTALS", help="destination fractals to draw, e.g. 0-12 or 0,3,5-7, "
                    "or all (default: all when labels stay legible, else the first ones that fit)")
@@ -200,6 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--focus", metavar="SEL", help="outline some destination elements and the source they "
                    "read: m=N, k=N (img2col row / column), dst=N, fractal=N")
     w.add_argument("--cumulative", action="store_true", help="tint what earlier steps wrote, per step")
+    add_kernel_options(w)
     w.set_defaults(func=_cmd_draw)
     x = sub.add_parser("explore", help="write one self-contained HTML page to explore every step "
                        "(hover a destination element: its source lights up)")
@@ -223,8 +264,19 @@ def main(argv: list[str] | None = None) -> int:
     except AscsimError as e:
         if args.debug:
             raise
-        print(f"ascsim: {e}", file=sys.stderr)
+        # a kernel-file error reads like a compiler's: file[:line:col]: message (the front-end's errors are
+        # FrontendErrors; its module is loaded only when a kernel file was given)
+        src = sys.modules.get("ascsim.frontend.source")
+        kernel = src is not None and isinstance(e, src.FrontendError)
+        print(str(e) if kernel or _located(str(e)) else f"ascsim: {e}", file=sys.stderr)
         return 2
+
+
+def _located(msg: str) -> bool:
+    """Does the message start with `file.ext:line[:col]:` (an error the C++ front-end located)?"""
+    import re
+
+    return re.match(r"^[^\s:]+\.\w+:\d+(:\d+)?: ", msg) is not None
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 Registers modelled (CONCEPTS §1 "hidden state"): FMATRIX left/right (l1H, l1W, padList), PADDING
 (raw bit pattern), the Load3D repeat config (repeatStride, repeatTime, repeatMode, dstStride on 950),
-the L1 boundary (A2/A3). Every instruction validates everything first, then writes registers /
-memory, so a rejected call changes nothing.
+the L1 boundary (A2/A3), and the Fixpipe / atomic / DataCopyPad registers (ND_PARA, QUANT_PRE, FPC
+quant address, the atomic-add type, MOV_PAD_VAL). Every instruction validates everything first, then
+writes registers / memory, so a rejected call changes nothing.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import numpy as np
 
 from . import checks
 from .chips import ChipProfile, get_chip
-from .dtypes import DType, get_dtype, pad_pattern
-from .errors import ParamRangeError, UnsupportedError
-from .memory import MARKER, LocalTensor, Memory, memory_of
+from .dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
+from .errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from .memory import MARKER, GlobalMemory, LocalTensor, Memory, memory_of
 from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
-from .plan import ExecReport
+from .plan import ExecReport, basis_on, doc_conflict
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
 LOG_LENGTH = 100_000
@@ -72,6 +73,22 @@ class Registers:
     padding: int = 0  # raw bit pattern; the instruction reads the low bits of its element width
     repeat: RepeatConfig = field(default_factory=RepeatConfig)
     boundary: int = 0  # raw boundaryValue: bytes for v2, 32-B units for v1; 0 = no boundary
+    # Fixpipe registers (矩阵搬出辅助配置接口; the Fixpipe call writes them too, as its C++ API does):
+    # ND_PARA (ndNum, srcNdStride, dstNdStride): SetFixpipeNz2ndFlag
+    nd_para: tuple[int, int, int] = (1, 0, 0)
+    # QUANT_PRE, the scalar quantisation word: SetFixpipePreQuantFlag / deqScalar
+    quant_pre: int = 0
+    # FPC[15:8], the FB byte address of the quant vector: SetFixPipeConfig; None = never set
+    fpc_quant: int | None = None
+    # the atomic add into GM: its dtype (SetAtomicAdd<T>); None = off (DisableDmaAtomic)
+    atomic: str | None = None
+    # MOV_PAD_VAL raw bits (DataCopyPad with isPad); None = never set
+    mov_pad: int | None = None
+
+
+#: Float Mmad accumulation modes (`Core(mmad_accumulate=...)`, docs/mmad.md): "float64" forms the exact
+#: products and sum in float64 and rounds once; "float32" accumulates in float32 in K order.
+MMAD_ACCUMULATE = ("float64", "float32")
 
 
 class Core:
@@ -81,15 +98,21 @@ class Core:
     `HazardError` instead of warning.
     keep_plans: every record in `log` keeps its element-level plan (otherwise `report.plan` rebuilds
     it on demand, and the log stays light).
+    mmad_accumulate: how a float Mmad sums (MMAD_ACCUMULATE; docs/mmad.md "How exact is float Mmad").
     """
 
     def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False,
-                 keep_plans: bool = False) -> None:
+                 keep_plans: bool = False, mmad_accumulate: str = "float64") -> None:
         self.chip = get_chip(chip)
         self.fill = fill
         self.strict = strict
         self.keep_plans = keep_plans  # records in `log` hold their element-level plans (memory grows)
         self._placements: dict = {}  # boundary.run_gather: prepared calls bound to tensors (bounded)
+        if mmad_accumulate not in MMAD_ACCUMULATE:
+            raise ParamRangeError(f"Core: mmad_accumulate must be one of {', '.join(MMAD_ACCUMULATE)}, "
+                                  f"but got {mmad_accumulate!r}")
+        self.mmad_accumulate = mmad_accumulate
+        self._gm: GlobalMemory | None = None
         self.memories: dict[str, Memory] = {
             name: Memory(name, size, fill) for name, size in self.chip.memory_sizes.items()
         }
@@ -106,20 +129,40 @@ class Core:
         return f"Core({self.chip.key})"
 
     # -- memory ------------------------------------------------------------------------------------
+    @property
+    def gm(self) -> GlobalMemory:
+        """This core's GM byte space, created on first use (docs/divergences.md G1)."""
+        if self._gm is None:
+            self._gm = GlobalMemory(self.fill)
+            self._gm.owner = self
+        return self._gm
+
     def memory(self, name: str) -> Memory:
+        if name == "GM":
+            return self.gm
         try:
             return self.memories[name]
         except KeyError:
-            raise UnsupportedError(
-                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}"
-            ) from None
+            raise UnsupportedError(with_basis(
+                f"{self.chip.name} has no {name} buffer; it has {', '.join(self.memories)}",
+                hw_cannot(f"no {name} on this chip"))) from None
 
     def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
-               data: object = None) -> LocalTensor:
-        """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory."""
+               data: object = None, raw: object = None) -> LocalTensor:
+        """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory, filled
+        with `data` (values, encoded to the dtype) or `raw` (bit patterns, stored as they are).
+
+        In GM, `offset` is a GM byte address and makes the tensor a view of what is there (no allocation)."""
         mem_name = memory_of(position)
+        if data is not None and raw is not None:
+            raise ParamRangeError("Core.tensor: give data (values) or raw (bit patterns), not both")
         if mem_name == "GM":
-            return self.global_tensor(dtype, length if data is None else data)
+            if offset is None:
+                init = length if data is None and raw is None else None
+                return self.global_tensor(dtype, data if init is None else init, raw=raw)
+            t = LocalTensor(self.gm, "GM", offset, dtype, length)
+            _store_initial(t, data, raw)
+            return t
         mem = self.memory(mem_name)
         dt = get_dtype(dtype)
         if offset is None:
@@ -127,32 +170,42 @@ class Core:
             offset = -(-self._next.get(mem_name, 0) // a) * a
         t = LocalTensor(mem, position, offset, dt, length)
         self._next[mem_name] = max(self._next.get(mem_name, 0), offset + t.nbytes)
-        if data is not None:
-            t.write(data)
+        _store_initial(t, data, raw)
         return t
 
     def free_all(self) -> None:
         """Forget allocations (memory contents stay, like reusing a TQue buffer)."""
         self._next.clear()
 
-    def global_tensor(self, dtype: DType | str, data_or_length: object) -> LocalTensor:
-        """A GM tensor in its own buffer, sized by `data` (array) or by a length."""
+    def global_tensor(self, dtype: DType | str, data_or_length: object = None, *, raw: object = None
+                      ) -> LocalTensor:
+        """A GM tensor newly allocated in this core's GM byte space, sized by `data` (values), `raw`
+        (bit patterns) or a length. Its address is `t.GetPhyAddr()` (what `SetGlobalBuffer` takes)."""
         dt = get_dtype(dtype)
-        if isinstance(data_or_length, (int, np.integer)):
-            n, data = int(data_or_length), None
+        data = None
+        if raw is not None:
+            if data_or_length is not None:
+                raise ParamRangeError("Core.global_tensor: give data / a length or raw, not both")
+            raw = np.asarray(raw).ravel()
+            n = raw.size
+        elif isinstance(data_or_length, (int, np.integer)):
+            n = int(data_or_length)
+        elif data_or_length is None:
+            raise ParamRangeError("Core.global_tensor: give data (values), raw (bit patterns) or a length")
         else:
             data = np.asarray(data_or_length).ravel()
             n = data.size
-        mem = Memory("GM", max(1, (n * dt.bits + 7) // 8), self.fill)
-        mem.owner = self
-        t = LocalTensor(mem, "GM", 0, dt, n)
-        if data is not None:
-            t.write(data)
+        if n < 0:
+            raise ParamRangeError(f"Core.global_tensor: length must be >= 0, but got {n}")
+        t = LocalTensor(self.gm, "GM", self.gm.allocate((n * dt.bits + 7) // 8), dt, n)
+        _store_initial(t, data, raw)
         return t
 
     # -- registers ----------------------------------------------------------------------------------
     def set_fmatrix(self, l1H: int, l1W: int, padList: Sequence[int], mode: str = "FMATRIX_LEFT") -> None:
-        """SetFmatrix(l1H, l1W, padList, FmatrixMode). Only FMATRIX_LEFT is supported (doc: SetFmatrix.md)."""
+        """SetFmatrix(l1H, l1W, padList, FmatrixMode) (doc: SetFmatrix.md). FMATRIX_RIGHT writes the right
+        bank, which Load3D reads with fMatrixCtrl = true; the doc says only FMATRIX_LEFT is supported, so
+        it is a DocConflictWarning (divergence L11)."""
         self._set_fmatrix("SetFmatrix", l1H, l1W, padList, mode)
 
     def set_fmatrix_bitmode(self, param: SetFMatrixBitModeParams, mode: str = "FMATRIX_LEFT") -> None:
@@ -162,18 +215,33 @@ class Core:
 
     def _set_fmatrix(self, instr: str, l1H: int, l1W: int, padList: Sequence[int], mode: str) -> None:
         self.chip.check(instr, instr=instr)
-        h = checks.in_range(instr, "l1H", l1H, 1, 32767)  # doc: SetFmatrix.md 表1, l1H/l1W in [1, 32767]
-        w = checks.in_range(instr, "l1W", l1W, 1, 32767)
+        # SetFmatrix.md 表1: l1H/l1W in [1, 32767]; the C++ API checks the same range (the bit-mode
+        # struct, a packed word, is not checked by the C++ API, so there the range is the doc's).
+        basis = (cpp_rejects("SetFmatrix: ASCENDC_CHECK_VALUE_RANGE(l1H/l1W, MIN_LOAD3D_L1, MAX_LOAD3D_L1)")
+                 if instr == "SetFmatrix"
+                 else doc_forbids("SetFmatrixBitMode.md 表3 l1H/l1W in [1, 32767]", "L3"))
+        h = checks.in_range(instr, "l1H", l1H, 1, 32767, basis)
+        w = checks.in_range(instr, "l1W", l1W, 1, 32767, basis)
         pads = _pad_list(instr, padList)
-        if str(mode).upper().removeprefix("FMATRIXMODE.") not in ("FMATRIX_LEFT", "LEFT"):
-            raise UnsupportedError(f"{instr}: FmatrixMode must be FMATRIX_LEFT (the only documented mode), "
-                                   f"but got {mode!r}")
-        self.regs.fmatrix_left = Fmatrix(h, w, pads)
+        fm = Fmatrix(h, w, pads)
+        if fmatrix_bank(instr, mode) == "left":
+            self.regs.fmatrix_left = fm
+            return
+        if self.chip.key in _NO_RIGHT_FMATRIX:
+            raise UnsupportedError(with_basis(
+                f"{instr}: FmatrixMode FMATRIX_RIGHT is not available on {self.chip.name}",
+                cpp_rejects("Load3DSetFMatrixBCal: ASCENDC_REPORT_NOT_SUPPORT on "
+                            f"{_NO_RIGHT_FMATRIX[self.chip.key]}")))
+        doc_conflict(instr, "SetFmatrix.md 表1 fmatrixMode: 当前只支持FMATRIX_LEFT", "L11", self.strict)
+        self.regs.fmatrix_right = fm
 
-    def set_padding_value(self, value: float, dtype: DType | str = "half") -> None:
-        """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern."""
+    def set_padding_value(self, value: float, dtype: DType | str | None = None) -> None:
+        """SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern.
+
+        T is `dtype`, or the type of a numpy scalar value (`np.float16(-8.82)`, `ml_dtypes.bfloat16(1)`);
+        a plain Python number needs `dtype`. `value` may be `ascsim.Bits(0x...)`, a raw bit pattern."""
         instr = "SetLoadDataPaddingValue"
-        dt = get_dtype(dtype)
+        dt = scalar_type(instr, "padValue", value, dtype)
         self.chip.check(instr, dt.name, instr=instr)  # doc: SetLoadDataPaddingValue.md 数据类型
         self.regs.padding = checked_pad_pattern(instr, dt, value)
 
@@ -182,23 +250,28 @@ class Core:
         with_stride = isinstance(p, LoadDataRepeatParamWithStride)
         instr = "SetLoadDataRepeatWithStride" if with_stride else "SetLoadDataRepeat"
         self.chip.check(instr, instr=instr)
-        rs = checks.in_range(instr, "repeatStride", p.repeatStride, 0, 65535)
-        rt = checks.in_range(instr, "repeatTime", p.repeatTime, 0, 255)
-        rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1)
-        ds = checks.in_range(instr, "dstStride", p.dstStride, 0, 65535)
+        # kernel_struct_mm.h LoadDataRepeatParam: uint16_t repeatStride, uint8_t repeatTime / repeatMode,
+        # uint16_t dstStride; the register packs repeatMode in one bit (SetLoadDataRepeat.md 表2: 0 / 1).
+        rs = checks.field(instr, "repeatStride", p.repeatStride, 16, ctype="uint16_t")
+        rt = checks.field(instr, "repeatTime", p.repeatTime, 8, ctype="uint8_t")
+        rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1, hw_cannot("1-bit repeatMode"))
+        ds = checks.field(instr, "dstStride", p.dstStride, 16, ctype="uint16_t")
         if ds and self.chip.key != "ascend950":
-            raise UnsupportedError(f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on "
-                                   f"{self.chip.name}")
+            raise UnsupportedError(with_basis(
+                f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on {self.chip.name}",
+                cpp_rejects("LoadDataRepeatParam has no dstStride member on this arch")))
         self.regs.repeat = RepeatConfig(rs, rt, rm, ds)
 
     def set_load_data_boundary(self, value: int) -> None:
         """SetLoadDataBoundary(boundaryValue) (A2/A3): L1 reads past it wrap to the start of L1."""
         instr = "SetLoadDataBoundary"
         self.chip.check(instr, instr=instr)
-        v = checks.in_range(instr, "boundaryValue", value, 0, self.memory("L1").size)
+        v = checks.in_range(instr, "boundaryValue", value, 0, self.memory("L1").size,
+                            hw_cannot("the boundary is an L1 address"))
         if 0 < v < 1024:
-            raise ParamRangeError(f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined),"
-                                  f" but got {v}")
+            raise ParamRangeError(with_basis(
+                f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined), but got {v}",
+                doc_forbids("SetLoadDataBoundary.md 约束说明: 设置1~1023值是未定义行为", "L18")))
         self.regs.boundary = v
 
     def _commit_load3d_registers(self, fm: Fmatrix | None, pad: int | None) -> None:
@@ -274,7 +347,8 @@ class Core:
 
     def data_copy(self, dst: LocalTensor, src: LocalTensor, params, *, enable_small_c0: bool = False
                   ) -> ExecReport:
-        """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz)."""
+        """`DataCopy(dst, src, params)`: GM -> L1 (contiguous, Nd2Nz, Dn2Nz), L1 -> BT / FB, CO1 -> GM /
+        L1."""
         from .isa.copy import data_copy
 
         return self._logged(data_copy(self, dst, src, params, enable_small_c0=enable_small_c0))
@@ -282,25 +356,110 @@ class Core:
     def fixpipe(self, dst: LocalTensor, src: LocalTensor, params, config=None, cbuf_workspace=None
                 ) -> ExecReport:
         """`Fixpipe<..., config>(dst, src, params)`: L0C -> GM (NZ2ND default; CFG_NZ, CFG_COLUMN_MAJOR)."""
-        from .isa.copy import CFG_ROW_MAJOR, fixpipe
+        from .isa.fixpipe import CFG_ROW_MAJOR, fixpipe
 
         return self._logged(fixpipe(self, dst, src, params, CFG_ROW_MAJOR if config is None else config,
                                     cbuf_workspace))
 
+    def init_const_value(self, dst: LocalTensor, params, instr: str = "Fill") -> ExecReport:
+        """`Fill(dst, InitConstValueParams)` (`InitConstValue` before CANN 9): L1 / L0A / L0B. (`Core.fill` is
+        the marker byte of fresh memory.)"""
+        from .isa.fill import fill
 
-def checked_pad_pattern(instr: str, dt: DType, value: object) -> int:
-    """Bit pattern of padValue as a T, re-raising an unrepresentable value under the instruction's name."""
+        return self._logged(fill(self, dst, params, instr))
+
+    def data_copy_pad(self, dst: LocalTensor, src: LocalTensor, params, pad_params=None, mode: int = 0
+                      ) -> ExecReport:
+        """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams)` GM -> L1 (950)."""
+        from .isa.copy import data_copy_pad
+
+        return self._logged(data_copy_pad(self, dst, src, params, pad_params, mode))
+
+    def set_atomic_add(self, dtype: DType | str) -> None:
+        """`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md)."""
+        dt = get_dtype(dtype)
+        basis_on(lambda: self.chip.check("SetAtomicAdd", dt.name, instr="SetAtomicAdd"),
+                   "the doc page forbids this: SetAtomicAdd.md 数据类型; ascsim reading: divergence C20")
+        self.regs.atomic = dt.name
+
+    def set_atomic_none(self) -> None:
+        """`SetAtomicNone()` / `DisableDmaAtomic()`: moves into GM overwrite again (DisableDmaAtomic.md)."""
+        self.regs.atomic = None
+
+    def set_fixpipe_nz2nd_flag(self, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
+        """`SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride)` (ND_PARA)."""
+        from .isa.fixpipe import set_fixpipe_nz2nd_flag
+
+        set_fixpipe_nz2nd_flag(self, ndNum, srcNdStride, dstNdStride)
+
+    def set_fixpipe_pre_quant_flag(self, config: int) -> None:
+        """`SetFixpipePreQuantFlag(config)` (QUANT_PRE)."""
+        from .isa.fixpipe import set_fixpipe_pre_quant_flag
+
+        set_fixpipe_pre_quant_flag(self, config)
+
+    def set_fixpipe_config(self, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
+                           is_unit_flag: bool = False) -> None:
+        """`SetFixPipeConfig([reluPre,] quantPre[, isUnitFlag])` (FPC: the quant tensor in the Fixpipe
+        Buffer)."""
+        from .isa.fixpipe import set_fixpipe_config
+
+        set_fixpipe_config(self, quant_pre, relu_pre, is_unit_flag)
+
+
+def scalar_type(instr: str, name: str, value: object, dtype: DType | str | None) -> DType:
+    """The T of a templated scalar argument: `dtype` if given, else the type of a numpy scalar `value`;
+    a plain Python number without `dtype` is refused rather than guessed."""
+    if dtype is not None:
+        return get_dtype(dtype)
+    dt = scalar_dtype(value)
+    if dt is None:
+        kind = "a bit pattern (Bits)" if isinstance(value, Bits) else f"a plain {type(value).__name__}"
+        raise ParamRangeError(f"{instr}: the type T of {name} is needed, but {name} is {kind} ({value!r}); "
+                              f"pass dtype=... or a numpy scalar such as np.float16({value!r})")
+    return dt
+
+
+def _store_initial(t: LocalTensor, data: object, raw: object) -> None:
+    """Write a new tensor's initial contents: values (`data`) or bit patterns (`raw`)."""
+    if raw is not None:
+        t.write_raw(raw)
+    elif data is not None:
+        t.write(data)
+
+
+def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padValue", basis: str = "") -> int:
+    """Bit pattern of a scalar argument (padValue, initValue, ...) as a T, re-raising an unrepresentable value
+    under the instruction's name (with the refusal's `basis` appended when given)."""
     try:
         return pad_pattern(dt, value)
     except ParamRangeError as e:
-        raise ParamRangeError(f"{instr}: padValue must be representable as {dt.name}, but got {value!r} "
-                              f"({e})") from None
+        tail = basis or hw_cannot(f"the {'PADDING ' if name == 'padValue' else ''}register holds a "
+                                  f"{dt.name} bit pattern")
+        raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got {value!r} "
+                              f"({e}) ({tail})") from None
+
+
+#: Chips whose C++ API cannot write the right FMATRIX bank (Load3DSetFMatrixBCal reports "not supported").
+_NO_RIGHT_FMATRIX = {"inference_aicore": "dav_m200", "training": "dav_c100"}
+
+
+def fmatrix_bank(instr: str, mode: object) -> str:
+    """"left" / "right" for an FmatrixMode (name, enum or 0 / 1)."""
+    m = str(getattr(mode, "value", mode)).upper().removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::")
+    bank = {"FMATRIX_LEFT": "left", "LEFT": "left", "0": "left", "FMATRIX_RIGHT": "right", "RIGHT": "right",
+            "1": "right"}.get(m)
+    if bank is None:
+        raise UnsupportedError(with_basis(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
+                                          f"but got {mode!r}", cpp_rejects("enum class FmatrixMode")))
+    return bank
 
 
 def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:
     """padList [left, right, top, bottom] as a checked tuple (each in [0, 255], doc: SetFmatrix.md 表1)."""
     pads = list(padList)
     if len(pads) != 4:
-        raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
-                              f"but got {padList!r}")
-    return tuple(checks.in_range(instr, f"padList[{i}]", v, 0, 255) for i, v in enumerate(pads))  # type: ignore
+        raise ParamRangeError(with_basis(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
+                                         f"but got {padList!r}", cpp_rejects("padList is uint8_t[4]")))
+    return tuple(checks.field(instr, f"padList[{i}]", v, 8, ctype="uint8_t")  # type: ignore[return-value]
+                 for i, v in enumerate(pads))

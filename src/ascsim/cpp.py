@@ -47,11 +47,19 @@ _CTOR_ARITY: dict[str, int] = {
     "DataCopyParams": 4,
     "Nd2NzParams": 8,
     "Dn2NzParams": 8,
+    "InitConstValueParams": 4,  # Fill.md: {repeatTimes, blockNum, dstGap, initValue}
+    "DataCopyExtParams": 5,  # {blockCount, blockLen, srcStride, dstStride, rsv}
+    "DataCopyPadExtParams": 4,  # {isPad, leftPadding, rightPadding, paddingValue}
+    # (nSize, mSize, dstStride, srcStride, quantPre, reluPre, channelSplit, nz2ndEn)
+    "DataCopyCO12DstParams": 8,
 }
-_TEMPLATED = {"LoadData3DParamsV1", "LoadData3DParamsV2"}  # LoadData3DParamsV2<T>: padValue is a T
-_HEX = {"extConfig", "filterConfig", "config0", "config1"}  # u64 config words
+# templated on the element type T: LoadData3DParamsV2<T> (padValue is a T), InitConstValueParams<T>, ...
+_TEMPLATED = {"LoadData3DParamsV1", "LoadData3DParamsV2", "InitConstValueParams", "DataCopyPadExtParams"}
+_T_VALUES = {"padValue", "initValue", "paddingValue"}  # fields holding a T
+_HEX = {"extConfig", "filterConfig", "config0", "config1", "deqScalar"}  # u64 config words
 _VAR = {"Mmad": "mmadParams", "MmadMx": "mmadParams", "MmadWithSparse": "mmadParams",
-        "DataCopy": "copyParams", "Fixpipe": "fixpipeParams", "SetLoadDataRepeat": "repeatParams",
+        "DataCopy": "copyParams", "DataCopyPad": "copyParams", "Fill": "fillParams",
+        "InitConstValue": "fillParams", "Fixpipe": "fixpipeParams", "SetLoadDataRepeat": "repeatParams",
         "SetLoadDataRepeatWithStride": "repeatParams"}
 
 
@@ -100,7 +108,7 @@ def _value(name: str, v: Any, dt: DType | None) -> str:
     """One value in C++ spelling: true/false, hex config words, `(half)0.5` casts, enum names."""
     if isinstance(v, bool):
         return "true" if v else "false"
-    if name == "padValue":
+    if name in _T_VALUES:
         t = dt.name if dt is not None else "half"
         return f"({t}){_num(v if dt is None or dt.kind == 'float' else int(v))}"
     if name == "quantPre":
@@ -148,9 +156,10 @@ def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
         arity = 4  # SetLoadDataRepeat.md: on 950 dstStride exists and must be configured
     fields = dataclasses.fields(obj)
     ctype = f"AscendC::{cls}<{dt.name if dt else 'half'}>" if cls in _TEMPLATED else f"AscendC::{cls}"
-    if cls == "FixpipeParamsArch3510":
-        layout = "COLUMN_MAJOR" if isinstance(obj.params, Nz2DnParams) else "ROW_MAJOR"
-        ctype = f"AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::{layout}>"
+    if cls in ("FixpipeParamsArch3510", "FixpipeParamsC310"):
+        layout = ("COLUMN_MAJOR" if isinstance(obj.params, Nz2DnParams) else "NZ" if obj.params is None
+                  else "ROW_MAJOR")
+        ctype = f"AscendC::{cls}<AscendC::CO2Layout::{layout}>"
     pre: list[str] = []
     args: list[str] = []
     for f in fields[:arity]:
@@ -203,7 +212,7 @@ def _accessor(name: str) -> str:
 # -- steps ----------------------------------------------------------------------------------------------
 
 
-_TENSOR_ARGS = ("dst", "src", "idx", "a", "b", "c", "bias", "src_mx")
+_TENSOR_ARGS = ("dst", "src", "idx", "a", "b", "c", "bias", "src_mx", "workspace", "quant_pre", "relu_pre")
 
 
 def _step_lines(sc: Scenario, step: Step) -> list[str]:
@@ -228,6 +237,19 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
         return [f"AscendC::SetLoadDataPaddingValue<{dt.name}>({_value('padValue', s.get('value', 0), dt)});"]
     if call == "SetLoadDataBoundary":
         return [f"AscendC::SetLoadDataBoundary({int(s.get('value', 0))});"]
+    if call == "SetAtomicAdd":
+        return [f"AscendC::SetAtomicAdd<{get_dtype(s.get('dtype', 'float')).name}>();"]
+    if call in ("SetAtomicNone", "DisableDmaAtomic"):
+        return [f"AscendC::{call}();"]
+    if call == "SetFixpipeNz2ndFlag":
+        fields = (("ndNum", 1), ("srcNdStride", 0), ("dstNdStride", 0))
+        args = ", ".join(str(int(s.get(k, d))) for k, d in fields)
+        return [f"AscendC::SetFixpipeNz2ndFlag({args});"]
+    if call == "SetFixpipePreQuantFlag":
+        return [f"AscendC::SetFixpipePreQuantFlag(0x{int(s.get('config', 0)):x});"]
+    if call == "SetFixPipeConfig":
+        args = ", ".join(_ref(s[k]) for k in ("relu_pre", "quant_pre") if k in s)
+        return [f"AscendC::SetFixPipeConfig({args});"]
     p = step_struct(sc, step)
     if call in ("SetLoadDataRepeat", "SetLoadDataRepeatWithStride"):
         return struct_lines(p, var, chip=sc.chip) + [f"AscendC::{call}({var});"]
@@ -236,8 +258,15 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
         args = [tensors[k] for k in ("c", "a", "b", "bias") if k in tensors]
         return struct_lines(p, var) + [f"AscendC::{call}({', '.join(args)}, {var});"]
     dt = _dtype_of(sc, s["dst"])
+    if call in ("Fill", "InitConstValue"):  # Fill.md 调用示例
+        return struct_lines(p, var, dt) + [f"AscendC::{call}({tensors['dst']}, {var});"]
     lines = struct_lines(p, var, _dtype_of(sc, s["src"]), chip=sc.chip, raw=s.get("params"))
     dst, src = tensors["dst"], tensors["src"]
+    if call == "DataCopyPad":  # DataCopyPad（GMToL1非对齐数据搬运）.md 调用示例
+        mode = s.get("mode", "Normal")
+        pad = struct_lines(step_struct(sc, step, "pad_params"), "padParams", dt)
+        return lines + pad + [f"AscendC::DataCopyPad<{dt.name}, AscendC::PaddingMode::{mode}>({dst}, {src}, "
+                              f"{var}, padParams);"]
     if call == "LoadDataWithSparse":
         return lines + [f"AscendC::LoadDataWithSparse({dst}, {src}, {tensors['idx']}, {var});"]
     if call in ("LoadDataWithTranspose", "DataCopy"):
@@ -245,8 +274,9 @@ def _step_lines(sc: Scenario, step: Step) -> list[str]:
     if call == "Fixpipe":
         cfg = s.get("config") or (
             "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR")
+        ws = f"{tensors['workspace']}, " if "workspace" in tensors else ""
         return lines + [f"AscendC::Fixpipe<{dt.name}, {_dtype_of(sc, s['src']).name}, AscendC::{cfg}>"
-                        f"({dst}, {src}, {var});"]
+                        f"({dst}, {src}, {ws}{var});"]
     # LoadData: the overload follows the struct type, as in C++
     if "src_mx" in s:  # Load2DMX (LoadData_2D_MX.md): data and scales in one call
         mx = step_struct(sc, step, "mx_params")

@@ -670,8 +670,9 @@ def _fmap_panel(g: Groups, reads: np.ndarray) -> Panel:
         return x, y, ok
 
     crop = "" if (ph, pw) == (spec.l1H, spec.l1W) else f", showing h {h0}-{h1}, w {w0}-{w1}"
-    caption = (f"source {view.src_name} (L1 feature map {spec.l1H} x {spec.l1W}, {len(plane_of)} channel "
-               f"group(s){crop}); cell = one pixel of a channel group; blue = read")
+    bank = f" from the FMATRIX {spec.fmatrix} bank" if view.kind == "img2col" else ""
+    caption = (f"source {view.src_name} (L1 feature map {spec.l1H} x {spec.l1W}{bank}, {len(plane_of)} "
+               f"channel group(s){crop}); cell = one pixel of a channel group; blue = read")
     if wrapped:
         caption += (f"; red hatch = at/past the boundary {view.boundary} B, read from L1 address mod "
                     f"{view.boundary}")

@@ -26,7 +26,7 @@ from ascsim.errors import ParamRangeError, UnsupportedError, did_you_mean
 
 __all__ = [
     "DType", "get_dtype", "ALL_DTYPES", "to_raw", "from_raw", "decode", "pack_nibbles", "unpack_nibbles",
-    "to_bytes", "from_bytes", "raw_from_bytes", "raw_to_bytes", "pad_pattern",
+    "to_bytes", "from_bytes", "raw_from_bytes", "raw_to_bytes", "pad_pattern", "Bits", "UINT64",
     "INT4B", "INT8", "UINT8", "FP8_E4M3FN", "FP8_E5M2", "HIFLOAT8", "HALF", "BFLOAT16", "INT16", "UINT16",
     "INT32", "UINT32", "FLOAT", "FP4X2_E2M1", "FP4X2_E1M2", "FP8_E8M0", "MX_FP8_E4M3", "MX_FP8_E5M2",
 ]
@@ -61,7 +61,7 @@ class DType:
 
 
 def _d(name: str, bits: int, kind: str, value: Any) -> DType:
-    raw = {4: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32}[bits]
+    raw = {4: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
     return DType(name, bits, kind, np.dtype(value), np.dtype(raw))
 
 
@@ -83,13 +83,17 @@ FP4X2_E1M2 = _d("fp4x2_e1m2_t", 4, "float", en_dtypes.float4_e1m2)
 FP8_E8M0 = _d("fp8_e8m0_t", 8, "float", ml_dtypes.float8_e8m0fnu)
 MX_FP8_E4M3 = _d("mx_fp8_e4m3_t", 8, "float", ml_dtypes.float8_e4m3fn)
 MX_FP8_E5M2 = _d("mx_fp8_e5m2_t", 8, "float", ml_dtypes.float8_e5m2)
+# Not a cube operand type: the quantisation words (QUANT_PRE, 随路量化.md 表1) that DataCopy moves into the
+# Fixpipe Buffer and Fixpipe's cbufWorkspace hold. Kept out of ALL_DTYPES (the operand types).
+UINT64 = _d("uint64_t", 64, "uint", np.uint64)
 
 ALL_DTYPES: tuple[DType, ...] = (
     INT4B, INT8, UINT8, FP8_E4M3FN, FP8_E5M2, HIFLOAT8, HALF, BFLOAT16, INT16, UINT16, INT32, UINT32,
     FLOAT, FP4X2_E2M1, FP4X2_E1M2, FP8_E8M0, MX_FP8_E4M3, MX_FP8_E5M2,
 )
 
-_ALIASES: dict[str, DType] = {d.name: d for d in ALL_DTYPES}
+_ALIASES: dict[str, DType] = {d.name: d for d in (*ALL_DTYPES, UINT64)}
+_ALIASES["uint64"] = _ALIASES["u64"] = UINT64
 for _dt, _names in {
     INT4B: ("int4", "int4b", "int4_t", "s4", "int4x2_t"),
     INT8: ("int8", "s8"),
@@ -121,6 +125,7 @@ for _dt in ALL_DTYPES:
 _BY_NP[np.dtype(ml_dtypes.int4)] = INT4B
 _BY_NP[np.dtype(en_dtypes.float4_e2m1)] = FP4X2_E2M1
 _BY_NP[np.dtype(en_dtypes.float8_e8m0)] = FP8_E8M0
+_BY_NP[np.dtype(np.uint64)] = UINT64
 
 
 def get_dtype(x: str | DType | np.dtype | type) -> DType:
@@ -303,6 +308,11 @@ def _encode_e8m0(x: np.ndarray) -> np.ndarray:
 
 
 def _encode_int(dt: DType, v: np.ndarray) -> np.ndarray:
+    if dt.bits == 64:  # uint64_t words: no wider integer to range-check in
+        if v.dtype.kind == "f" or (v.dtype.kind == "i" and v.size and v.min() < 0):
+            raise ParamRangeError(f"to_raw: {dt.name} values must be integers in [0, 2^64 - 1], but got "
+                                  f"{v.dtype} data{' with negatives' if v.dtype.kind == 'i' else ''}")
+        return v.astype(np.uint64)
     if v.dtype.kind == "f":
         if not np.all(np.isfinite(v)) or not np.all(v == np.round(v)):
             raise ParamRangeError(f"to_raw: {dt.name} values must be integers, but got non-integral floats")
@@ -357,9 +367,35 @@ def from_raw(dtype: Any, raw: Any) -> np.ndarray:
     return r.view(dt.value_dtype)
 
 
+class Bits(int):
+    """A raw bit pattern standing for a value, e.g. `Bits(0xFC00)` for half -inf: wherever ascsim takes a
+    scalar value (pad values, InitConstValueParams.initValue) a `Bits` is stored as is instead of being
+    encoded from a number."""
+
+    def __repr__(self) -> str:
+        return f"Bits(0x{int(self):x})"
+
+
 def pad_pattern(dtype: Any, value: Any) -> int:
-    """Raw bit pattern of one scalar value (for padValue registers)."""
-    return int(to_raw(dtype, np.asarray([value]))[0])
+    """Raw bit pattern of one scalar value (for padValue registers); a `Bits` value is the pattern itself."""
+    dt = get_dtype(dtype)
+    if isinstance(value, Bits):
+        if not 0 <= value < (1 << dt.bits):
+            hi = (1 << dt.bits) - 1
+            raise ParamRangeError(f"pad_pattern: a {dt.name} bit pattern must be in [0, 0x{hi:x}], "
+                                  f"but got 0x{int(value):x}")
+        return int(value)
+    return int(to_raw(dt, np.asarray([value]))[0])
+
+
+def scalar_dtype(value: Any) -> DType | None:
+    """The DType of a numpy scalar (np.float16(1) -> half, ml_dtypes.bfloat16(1) -> bfloat16_t), else None."""
+    if isinstance(value, np.generic):
+        try:
+            return get_dtype(value.dtype)
+        except UnsupportedError:
+            return None
+    return None
 
 
 # ---------------------------------------------------------------- bytes

@@ -61,3 +61,39 @@ def did_you_mean(value: object, choices: Iterable[str]) -> str:
     low = {c.lower(): c for c in names}
     hit = difflib.get_close_matches(str(value).lower(), list(low), n=1, cutoff=0.6)
     return f" (did you mean {low[hit[0]]!r}?)" if hit else ""
+# -- the basis of a refusal or warning (issue 7's message convention) ---------------------------------
+#
+# Every refusal ends with why ascsim refuses, in one of three forms, so a user can tell a call the real
+# toolchain would also reject from one ascsim keeps only because a doc page forbids it:
+#   "... but got 40 (the C++ API rejects this: CheckLoadData3dv2MatrixParams)"
+#   "... but got 300 (the hardware cannot do this: 8-bit field)"
+#   "... but got 2 (the doc page forbids this: LoadData_3D.md 表4; ascsim reading: divergence L3)"
+# Build the parenthesised text with `cpp_rejects` / `hw_cannot` / `doc_forbids` and append it with
+# `with_basis` (or pass it as `basis=` to the validators in `ascsim.checks`).
+
+
+def cpp_rejects(check: str) -> str:
+    """Basis of a refusal the C++ API itself makes; `check` names the asc-devkit check (a Check*/ASCENDC_*
+    function, a static_assert, a missing overload or a parameter type) with its header when useful."""
+    return f"the C++ API rejects this: {check}"
+
+
+def hw_cannot(why: str = "") -> str:
+    """Basis of a refusal the hardware cannot execute (e.g. a value wider than its instruction field)."""
+    return "the hardware cannot do this" + (f": {why}" if why else "")
+
+
+def doc_forbids(rule: str, row: str) -> str:
+    """Basis of a refusal ascsim keeps only because a doc page forbids the call (and ascsim has no defined
+    behaviour to execute): `rule` cites the page and section, `row` the docs/divergences.md row."""
+    return f"the doc page forbids this: {rule}; ascsim reading: divergence {row}"
+
+
+def with_basis(msg: str, basis: str | None) -> str:
+    """`msg` with its basis appended in parentheses (unchanged when `basis` is empty)."""
+    return f"{msg} ({basis})" if basis else msg
+
+
+#: Matches the end of a message that carries a basis (tests use it to audit every refusal).
+BASIS_PATTERN = (r"\((the C\+\+ API rejects this: [^()]*(\([^()]*\)[^()]*)*|the hardware cannot do this[^()]*"
+                 r"|the doc page forbids this: [^()]*; ascsim reading: divergence [A-Z]+\d+[a-z]?)\)$")

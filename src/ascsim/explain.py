@@ -502,7 +502,10 @@ def _summary(view: StepView) -> dict[str, Any]:
         ho, wo = spec.out_hw
         out["img2col"] = {"Ho": ho, "Wo": wo, "M": ho * wo, "K": spec.k_total,
                           "rows": _ranges(spec.window_rows()), "cols": _ranges(spec.window_cols()),
-                          "layout": spec.layout}
+                          "layout": spec.layout,
+                          # the FMATRIX bank the step read (fMatrixCtrl: left / right) and its values
+                          "fmatrix": {"bank": spec.fmatrix, "l1H": spec.l1H, "l1W": spec.l1W,
+                                      "padList": list(spec.pads)}}
     if view.part == "data" and view.aux is not None:
         out["second_part"] = _summary(view.aux)
     return out
@@ -534,6 +537,10 @@ def format_summary(s: dict[str, Any]) -> str:
         g = s["img2col"]
         lines.append(f"  img2col matrix {g['M']} x {g['K']} (Ho={g['Ho']}, Wo={g['Wo']}); window rows m "
                      f"{g['rows']}, cols k {g['cols']}; stored as {g['layout']}")
+        if "fmatrix" in g:
+            f = g["fmatrix"]
+            lines.append(f"  FMATRIX {f['bank']} bank (fMatrixCtrl = {str(f['bank'] == 'right').lower()}): "
+                         f"l1H={f['l1H']}, l1W={f['l1W']}, padList={f['padList']}")
     fr = s["fractals_written"]
     fb = s.get("frac_bytes", FRACTAL_BYTES)
     lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of {fb} B: {_ranges(fr)}")

@@ -3,10 +3,16 @@
 A `Memory` is a flat uint8 buffer named after the physical buffer (L1, L0A, ...). A `LocalTensor` is
 (memory, TPosition, byte offset, dtype, length) exactly like `AscendC::LocalTensor<T>`: `t[i]` is the
 tensor that starts `i` elements further on, as in C++ (doc: 数据结构/LocalTensor).
+
+GM is one `GlobalMemory` per Core: a single byte space in which every global tensor is a view, so two
+tensors over the same addresses alias and a read just past a tensor lands in GM, as on the device
+(docs/divergences.md G1-G3).
 """
 
 from __future__ import annotations
 
+import mmap
+import sys
 from collections.abc import Mapping
 
 import numpy as np
@@ -84,6 +90,57 @@ class Memory:
             )
 
 
+#: Byte capacity of the GM address space of one Core (64 GiB of address space, committed page by page).
+GM_CAPACITY = 1 << 36
+#: GM allocations start on this boundary (byte addresses of `Core.global_tensor` tensors).
+GM_ALIGN = 512
+#: Fresh GM tensors up to this size are filled with the marker; larger ones read 0 until written, so that
+#: declaring a huge tensor costs nothing (divergences G2).
+GM_MARKER_LIMIT = 1 << 26
+# Linux MAP_NORESERVE (Python < 3.13 lacks the constant): commit pages on first touch, no swap reservation.
+_MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+
+
+def _lazy_bytes(capacity: int) -> tuple[np.ndarray, int]:
+    """A zero-filled uint8 array of up to `capacity` bytes whose pages the OS commits only when touched
+    (an anonymous private mapping); falls back to smaller address spaces where the OS refuses."""
+    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0) | _MAP_NORESERVE
+    size = capacity
+    while True:
+        try:
+            buf = mmap.mmap(-1, size, flags=flags) if flags else mmap.mmap(-1, size)
+            return np.frombuffer(buf, dtype=np.uint8), size
+        except (OSError, ValueError, OverflowError):
+            if size <= 1 << 26:
+                raise
+            size >>= 2
+
+
+class GlobalMemory(Memory):
+    """GM of one Core: a byte space of `GM_CAPACITY` bytes (pages committed on first touch) with a bump
+    allocator for `Core.global_tensor`. Bytes never written read 0, except that allocations up to
+    `GM_MARKER_LIMIT` bytes are filled with the marker like on-chip memory (divergences G2)."""
+
+    def __init__(self, fill: int | None = MARKER, capacity: int = GM_CAPACITY) -> None:
+        self.name = "GM"
+        self._buf, mapped = _lazy_bytes(capacity)
+        self.size = mapped - SPARE  # the spare tail holds the pad block, as in every Memory
+        self.data = self._buf[: self.size]
+        self._pad_key = None
+        self.fill = MARKER if fill is None else fill
+        self.top = 0  # next free byte of the bump allocator
+        self.owner = None
+
+    def allocate(self, nbytes: int) -> int:
+        """Reserve `nbytes` (GM_ALIGN-aligned start) and return the start address."""
+        start = -(-self.top // GM_ALIGN) * GM_ALIGN
+        self.check_range(start, nbytes, "GM allocation")
+        self.top = start + nbytes
+        if nbytes <= GM_MARKER_LIMIT:
+            self.data[start : start + nbytes] = self.fill
+        return start
+
+
 class LocalTensor:
     """A typed window into a memory: `LocalTensor<T>` at `offset` bytes holding `length` elements."""
 
@@ -155,8 +212,19 @@ class LocalTensor:
         return raw_from_bytes(self.dtype, self.bytes(), n)
 
     def write(self, values: object, start: int = 0) -> None:
-        """Store values (encoded to the dtype) from element `start` on."""
-        self._store(to_bytes(self.dtype, np.asarray(values).ravel()), start)
+        """Store values (encoded to the dtype) from element `start` on.
+
+        An unsigned-integer array as wide as a float dtype (uint16 for half / bfloat16_t, uint8 for the
+        8-bit floats, uint32 for float) is refused: it is almost always a bit-pattern array, which
+        `write` would convert value by value. Use `write_raw` (or `Core.tensor(..., raw=...)`)."""
+        v = np.asarray(values)
+        dt = self.dtype
+        if dt.kind == "float" and v.dtype.kind == "u" and v.dtype.itemsize * 8 == dt.bits:
+            raise ParamRangeError(
+                f"LocalTensor<{dt.name}>.write: a {v.dtype} array for a {dt.name} tensor looks like raw bit "
+                f"patterns, but write() takes values and would convert each integer to {dt.name}; pass the "
+                "bits with write_raw() / Core.tensor(..., raw=...), or the values as a float array")
+        self._store(to_bytes(dt, v.ravel()), start)
 
     def write_raw(self, raw: object, start: int = 0) -> None:
         self._store(raw_to_bytes(self.dtype, np.asarray(raw).ravel()), start)

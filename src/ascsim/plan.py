@@ -10,6 +10,7 @@ untouched.
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 import weakref
@@ -20,7 +21,15 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from .dtypes import pack_nibbles, unpack_nibbles
-from .errors import BoundsError, DocConflictError, DocConflictWarning, HazardError, HazardWarning
+from .errors import (
+    BASIS_PATTERN,
+    AscsimError,
+    BoundsError,
+    DocConflictError,
+    DocConflictWarning,
+    HazardError,
+    HazardWarning,
+)
 from .memory import LocalTensor
 
 PAD = -1
@@ -431,6 +440,19 @@ def doc_conflict(instr: str, doc_rule: str, row: str, strict: bool) -> str:
         raise DocConflictError(msg)
     warnings.warn(msg, DocConflictWarning, stacklevel=user_stacklevel())
     return msg
+
+
+def basis_on(fn: Callable[[], _T], basis: str) -> _T:
+    """Run a shared validator (checks.*, ChipProfile.check) and append this call's basis to its refusal —
+    "the C++ API rejects this: ..." or "the doc page forbids this: ...; ascsim reading: divergence Xn" —
+    keeping the message start (issue 7's message rule). A refusal that already ends with a basis (the
+    validator knew it) keeps its own."""
+    try:
+        return fn()
+    except AscsimError as e:
+        if re.search(BASIS_PATTERN, str(e)):
+            raise
+        raise type(e)(f"{e} ({basis})") from None
 
 
 def user_stacklevel() -> int:

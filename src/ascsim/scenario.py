@@ -96,18 +96,29 @@ CALLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "MmadWithSparse": (("c", "a", "b"), (), True),
     "MmadMx": (("c", "a", "b"), ("bias",), True),
     "DataCopy": (("dst", "src"), (), True),
-    "Fixpipe": (("dst", "src"), (), True),
+    "DataCopyPad": (("dst", "src"), ("pad_params",), True),
+    "Fill": (("dst",), (), True),
+    "InitConstValue": (("dst",), (), True),
+    "Fixpipe": (("dst", "src"), ("workspace",), True),
     "SetFmatrix": ((), (), False),
     "SetLoadDataPaddingValue": ((), (), False),
     "SetLoadDataRepeat": ((), (), True),
     "SetLoadDataRepeatWithStride": ((), (), True),
     "SetLoadDataBoundary": ((), (), False),
+    "SetAtomicAdd": ((), (), False),
+    "SetAtomicNone": ((), (), False),
+    "DisableDmaAtomic": ((), (), False),
+    "SetFixpipeNz2ndFlag": ((), (), False),
+    "SetFixpipePreQuantFlag": ((), (), False),
+    "SetFixPipeConfig": (("quant_pre",), ("relu_pre",), False),
 }
+#: optional struct arguments besides `params` (not tensors): DataCopyPad's padParams, Load2DMX's mxParams
+_STRUCT_ARGS = {"mx_params": "LoadData2DMxParams", "pad_params": "DataCopyPadExtParams"}
 
 #: Fixpipe's FixpipeConfig template argument by C++ name (`config = "CFG_NZ"` in a Fixpipe step).
 FIXPIPE_CONFIGS = ("CFG_ROW_MAJOR", "CFG_NZ", "CFG_COLUMN_MAJOR")
 
-_INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill")
+_INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill", "raw")
 _LAYOUTS = ("flat", "fmap", "nz", "zz", "zn")
 
 
@@ -273,8 +284,8 @@ def _check_init(sc: Scenario, loc: str, init: Any) -> None:
     loc = f"{loc}.{kind}"
     if kind == "fill":
         _expect(sc, loc, arg, (int, float), "a number")
-    elif kind == "npy":
-        _expect(sc, loc, arg, str, "a .npy file name")
+    elif kind in ("npy", "raw"):  # raw: the file's bytes as they are (`ascsim run k.cpp --emit-scenario`)
+        _expect(sc, loc, arg, str, "a .npy file name" if kind == "npy" else "a raw byte file name")
     elif kind == "values":
         flat = list(np.ravel(np.asarray(arg, dtype=object))) if isinstance(arg, list) else None
         if flat is None or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in flat):
@@ -294,6 +305,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
                                       f"known: {', '.join(CALLS)}")
     tensors, optional, takes_params = CALLS[call]
     allowed = {"call", *tensors, *optional, "note"}
+    if call == "DataCopyPad":
+        allowed.add("mode")
+        if "mode" in s and s["mode"] not in P.PaddingMode.__members__:
+            raise sc.error(f"{loc}.mode", f"expected one of {', '.join(P.PaddingMode.__members__)}, "
+                                          f"got {s['mode']!r}")
     if takes_params:
         allowed |= {"params", "config", "dst_pos", "src_pos"}
     allowed |= set(_SETTER_FIELDS.get(call, {}))
@@ -312,11 +328,14 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if arg not in s:
             raise sc.error(f"{loc}.{arg}", f"missing tensor argument of {call}")
     for arg in (*tensors, *optional):
-        if arg in s and arg != "mx_params":
+        if arg in s and arg not in _STRUCT_ARGS:
             _tensor_ref(sc, f"{loc}.{arg}", s[arg])
     for k, want in _SETTER_FIELDS.get(call, {}).items():
         if k in s:
             _check_field(sc, f"{loc}.{k}", s[k], want)
+    if call == "SetLoadDataPaddingValue" and "dtype" not in s:
+        raise sc.error(f"{loc}.dtype", "SetLoadDataPaddingValue needs dtype (the T of "
+                                       "SetLoadDataPaddingValue<T>); ascsim does not guess it")
     for k in ("dst_pos", "src_pos"):
         if k in s and s[k] not in POSITION_MEMORY:
             raise sc.error(f"{loc}.{k}", f"unknown TPosition {s[k]!r}; known: {', '.join(POSITION_MEMORY)}")
@@ -324,7 +343,7 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if s["config"] not in FIXPIPE_CONFIGS:
             raise sc.error(f"{loc}.config",
                            f"expected one of {', '.join(FIXPIPE_CONFIGS)}, got {s['config']!r}")
-    elif "config" in s:
+    elif "config" in s and "config" not in _SETTER_FIELDS.get(call, {}):  # SetFixpipePreQuantFlag's is an int
         _only(sc, f"{loc}.config", _expect(sc, f"{loc}.config", s["config"], dict, "a table"),
               {"isSetFMatrix", "isSetPadding"})
         for k, v in s["config"].items():
@@ -337,11 +356,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         if wanted and type(p).__name__ not in wanted:
             raise sc.error(f"{loc}.params.type", f"{call} takes {' or '.join(wanted)}, "
                                                  f"got {type(p).__name__}")
-        if "mx_params" in s:
-            mx = _struct(sc, f"{loc}.mx_params", s["mx_params"])
-            if not isinstance(mx, P.LoadData2DMxParams):
-                raise sc.error(f"{loc}.mx_params.type",
-                               f"expected LoadData2DMxParams, got {type(mx).__name__}")
+        for part, want in _STRUCT_ARGS.items():
+            if part in s:
+                obj = _struct(sc, f"{loc}.{part}", s[part])
+                if type(obj).__name__ != want:
+                    raise sc.error(f"{loc}.{part}.type", f"expected {want}, got {type(obj).__name__}")
     return Step(i, call, s, loc)
 
 
@@ -354,8 +373,11 @@ _CALL_STRUCTS: dict[str, tuple[str, ...]] = {
     "Mmad": ("MmadParams",),
     "MmadWithSparse": ("MmadParams",),
     "MmadMx": ("MmadParams",),
-    "DataCopy": ("DataCopyParams", "Nd2NzParams", "Dn2NzParams"),
-    "Fixpipe": ("FixpipeParamsV220", "FixpipeParamsArch3510"),
+    "DataCopy": ("DataCopyParams", "Nd2NzParams", "Dn2NzParams", "DataCopyCO12DstParams"),
+    "DataCopyPad": ("DataCopyExtParams",),
+    "Fill": ("InitConstValueParams",),
+    "InitConstValue": ("InitConstValueParams",),
+    "Fixpipe": ("FixpipeParamsV220", "FixpipeParamsArch3510", "FixpipeParamsC310"),
     "SetLoadDataRepeat": ("LoadDataRepeatParam",),
     "SetLoadDataRepeatWithStride": ("LoadDataRepeatParamWithStride",),
 }
@@ -366,6 +388,9 @@ _SETTER_FIELDS: dict[str, dict[str, Any]] = {
     "SetFmatrix": {"l1H": int, "l1W": int, "padList": list[int], "mode": str},
     "SetLoadDataPaddingValue": {"value": float, "dtype": str},
     "SetLoadDataBoundary": {"value": int},
+    "SetAtomicAdd": {"dtype": str},
+    "SetFixpipeNz2ndFlag": {"ndNum": int, "srcNdStride": int, "dstNdStride": int},
+    "SetFixpipePreQuantFlag": {"config": int},
 }
 
 
@@ -523,7 +548,9 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
         lo, hi = _int_range(dt)
         return rng.integers(max(lo, arg.get("low", lo)), min(hi, arg.get("high", hi)) + 1, n)
     if kind == "values":
-        v = np.asarray(arg, dtype=np.float64).ravel()
+        v = np.asarray(arg).ravel()
+        if v.dtype.kind not in "iu":  # integers stay exact (64-bit quantisation words)
+            v = v.astype(np.float64)
         if v.size != n:
             raise sc.error(loc, f"values has {v.size} entries, the tensor needs {n}")
         return v
@@ -535,6 +562,18 @@ def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:
     if v.size != n:
         raise sc.error(loc, f"{arg} holds {v.size} values, the tensor needs {n}")
     return v
+
+
+def _init_raw(sc: Scenario, spec: TensorSpec, t: LocalTensor) -> None:
+    """init = {raw = FILE}: the tensor's bytes, copied as they are."""
+    loc = f"tensors.{spec.name}.init.raw"
+    try:
+        data = (sc.path.parent / str(spec.init["raw"])).read_bytes()
+    except OSError as e:
+        raise sc.error(loc, f"cannot read {spec.init['raw']!r}: {e.strerror}") from None
+    if len(data) != t.nbytes:
+        raise sc.error(loc, f"{spec.init['raw']} holds {len(data)} B, the tensor needs {t.nbytes}")
+    t.bytes()[:] = np.frombuffer(data, dtype=np.uint8)
 
 
 def _int_range(dt: DType) -> tuple[int, int]:
@@ -574,7 +613,9 @@ def build(sc: Scenario) -> ScenarioRun:
         loc = f"tensors.{name}"
         try:
             t = core.tensor(spec.position, spec.dtype, spec.length, spec.offset)
-            if spec.init is not None:
+            if isinstance(spec.init, dict) and "raw" in spec.init:
+                _init_raw(sc, spec, t)
+            elif spec.init is not None:
                 n = int(np.prod(spec.shape)) if spec.shape else spec.length
                 data = _laid_out(spec, _init_values(sc, spec, n))
                 if data.size > t.length:
@@ -590,8 +631,9 @@ def build(sc: Scenario) -> ScenarioRun:
 
 
 def step_struct(sc: Scenario, step: Step, part: str = "params") -> Any:
-    """The struct a step passes as `params` (or `mx_params`), built exactly as `run_scenario` builds it."""
-    default = {"type": "LoadData2DMxParams"} if part == "mx_params" else None
+    """The struct a step passes as `params` (or `mx_params` / `pad_params`), built exactly as `run_scenario`
+    builds it; a missing `mx_params` / `pad_params` is the struct's default."""
+    default = {"type": _STRUCT_ARGS[part]} if part in _STRUCT_ARGS else None
     return _struct(sc, f"{step.line}.{part}", step.raw.get(part, default))
 
 
@@ -634,16 +676,33 @@ def _exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
         return core.mmad_with_sparse(_resolve(run, s["c"]), _resolve(run, s["a"]), _resolve(run, s["b"]), p)
     if call == "DataCopy":
         return core.data_copy(_resolve(run, s["dst"]), _resolve(run, s["src"]), p)
+    if call == "DataCopyPad":
+        return core.data_copy_pad(_resolve(run, s["dst"]), _resolve(run, s["src"]), p,
+                                  step_struct(sc, step, "pad_params"), P.PaddingMode[s.get("mode", "Normal")])
+    if call in ("Fill", "InitConstValue"):
+        return core.init_const_value(_resolve(run, s["dst"]), p, call)
     if call == "Fixpipe":
         cfg = getattr(P, s["config"]) if "config" in s else None
-        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg)
+        ws = _resolve(run, s["workspace"]) if "workspace" in s else None
+        return core.fixpipe(_resolve(run, s["dst"]), _resolve(run, s["src"]), p, cfg, ws)
     if call == "SetFmatrix" and p is not None:
         core.set_fmatrix_bitmode(p, s.get("mode", "FMATRIX_LEFT"))
     elif call == "SetFmatrix":
         core.set_fmatrix(s.get("l1H", 0), s.get("l1W", 0), s.get("padList", [0, 0, 0, 0]),
                          s.get("mode", "FMATRIX_LEFT"))
     elif call == "SetLoadDataPaddingValue":
-        core.set_padding_value(s.get("value", 0), s.get("dtype", "half"))
+        core.set_padding_value(s.get("value", 0), s["dtype"])
+    elif call == "SetAtomicAdd":
+        core.set_atomic_add(s.get("dtype", "float"))
+    elif call in ("SetAtomicNone", "DisableDmaAtomic"):
+        core.set_atomic_none()
+    elif call == "SetFixpipeNz2ndFlag":
+        core.set_fixpipe_nz2nd_flag(s.get("ndNum", 1), s.get("srcNdStride", 0), s.get("dstNdStride", 0))
+    elif call == "SetFixpipePreQuantFlag":
+        core.set_fixpipe_pre_quant_flag(s.get("config", 0))
+    elif call == "SetFixPipeConfig":
+        relu = _resolve(run, s["relu_pre"]) if "relu_pre" in s else None
+        core.set_fixpipe_config(_resolve(run, s["quant_pre"]), relu)
     elif call in ("SetLoadDataRepeat", "SetLoadDataRepeatWithStride"):
         core.set_load_data_repeat(p)
     elif call == "SetLoadDataBoundary":
@@ -657,7 +716,7 @@ def _located(step: Step, e: Exception) -> str:
     m = re.match(r"^[\w<>]+: (\w+)", msg)
     s = step.raw
     if m:
-        for part in ("params", "mx_params"):
+        for part in ("params", *_STRUCT_ARGS):
             if isinstance(s.get(part), dict) and m.group(1) in s[part]:
                 return f"{step.line}.{part}.{m.group(1)}: {msg}"
         if m.group(1) in s:

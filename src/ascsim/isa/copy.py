@@ -1,4 +1,6 @@
-"""GM-side copies: DataCopy GM->L1 (plain, ND2NZ, DN2NZ) and Fixpipe L0C->GM (NZ2ND, NZ2NZ, NZ2DN).
+"""Copies into L1 and out of it: DataCopy GM->L1 (plain, ND2NZ, DN2NZ), DataCopyPad GM->L1, DataCopy
+L1->BiasTable (C1->C2) and L1->Fixpipe Buffer (C1->C2PIPE2GM). Fixpipe (L0C->GM / L1) lives in
+`ascsim.isa.fixpipe` (re-exported here); `data_copy` also dispatches DataCopyCO12DstParams to it.
 
 Semantics (CONCEPTS §8; element offsets relative to the tensor starts, C0 = 32 B / element size):
 
@@ -13,49 +15,45 @@ DN2NZ (doc: …DN2NZ搬运）.md 表3; "DN->NZ == ND->ZN") reads src[i*srcDnMatr
 the DN matrix has dValue rows of nValue used elements, row stride srcDValue; its row c becomes NZ column c.
 Rows beyond nValue are not written. b4 types are moved as b8 with every parameter in b8 units (约束说明).
 
-Fixpipe L0C->GM (doc: Fixpipe（L0C到GM数据搬运）.md 表3/表4; 矩阵搬出关键特性说明/NZ2ND.md, NZ2NZ.md,
-NZ2DN.md). L0C holds Nz with 16x16 fractals; C[m][n] of NZ matrix h sits at
-    h*srcMat + (n//16)*srcStride*16 + m*srcRow + n%16     (srcRow = 16, or srcNzC0Stride*16 for NZ2DN)
-and goes to
-    ND: h*dstMat + m*dstStride + n    NZ: m*16 + (n//16)*dstCol + n%16    DN: h*dstMat + n*dstStride + m
-for m < mSize, n < nSize. Units: srcNdStride is 16*C0_Size (one 16x16 fractal, 256 elements) in
-FixpipeParamsV220 (表4) and C0_SIZE (16 elements) in Nz2NdParams of FixpipeParamsArch3510 (表3) — CONCEPTS
-§9 Q34, the struct's own table is taken as the most specific text. NZ2NZ dstStride is 32 B (V220) or
-elements (Arch3510). quantPre F322F16 / F322BF16 cast float to half / bfloat16 round-to-nearest-even
-(CAST_RINT, 随路量化.md): the plan gathers float32 values, ascsim.dtypes encodes them, then they are scattered
-(IEEE overflow to inf, NaN kept — the non-saturating CTRL[48] mode). Quantisation modes, ReLU, channel split,
-cbufWorkspace and L0C->UB raise NotImplementedError.
+L1 -> BiasTable (doc: DataCopy（L1ToBiasTable-Buffer数据搬运）.md): block b of blockLen units (64 B on A2/A3,
+32 B on 950) of *source* bytes goes from src byte b*(blockLen*unit + srcGap*32) to dst byte
+b*(dstBlock + dstGap*unit), dstBlock = blockLen*unit*sizeof(dst)/sizeof(src) (half -> float widens each
+block; divergence C21). L1 -> Fixpipe Buffer (DataCopy（L1ToFixpipe-Buffer数据搬运）.md): blocks of
+blockLen*128 B, src start-to-start stride srcGap*32 B, dst start-to-start stride dstGap*128 B (its 表3
+says "头与头"; C22).
+
+DataCopyPad GM -> L1 (950; DataCopyPad（GMToL1非对齐数据搬运）.md; dav_3510 CopyGmToCbufAlignV2): block b
+reads blockLen bytes from src byte b*(blockLen + srcStride); Normal mode writes leftPadding pad elements, the
+data, rightPadding pad elements, then pad up to the next 32-B boundary, blocks every
+align32(dstStride*32 + blockLen + pad bytes) B; Compact mode packs the data and pads only the end to
+32 B (C23).
 """
 
 from __future__ import annotations
 
 import math
-import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from .. import checks
-from ..core import Core
-from ..dtypes import DType, get_dtype, to_raw
-from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..core import Core, checked_pad_pattern
+from ..dtypes import decode, to_raw
+from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
 from ..layouts import align, cdiv
 from ..memory import LocalTensor
 from ..params import (
-    CFG_ROW_MAJOR,
-    CO2Layout,
+    DataCopyCO12DstParams,
+    DataCopyExtParams,
+    DataCopyPadExtParams,
     DataCopyParams,
     Dn2NzParams,
-    FixpipeConfig,
-    FixpipeParamsArch3510,
-    FixpipeParamsV220,
     Nd2NzParams,
-    Nz2DnParams,
-    Nz2NdParams,
-    QuantMode_t,
+    PaddingMode,
 )
-from ..plan import PAD, ExecReport, Plan, check_plan, execute, user_stacklevel
+from ..plan import PAD, ExecReport, Plan, basis_on, doc_conflict, execute
+from .fixpipe import data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
 
 U32 = 2**32 - 1
 
@@ -74,8 +72,17 @@ _PLAIN_TYPES = frozenset({"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
 
 def data_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: object, *,
               enable_small_c0: bool = False) -> ExecReport:
-    """`DataCopy(dst, src, params)` GM->L1, dispatching on the params type like the C++ overloads:
-    an int count, DataCopyParams, Nd2NzParams or Dn2NzParams (`enable_small_c0` = the 950 template flag)."""
+    """`DataCopy(dst, src, params)`, dispatching like the C++ overloads on the params type and the tensors'
+    physical memories: GM->L1 with a count, DataCopyParams, Nd2NzParams or Dn2NzParams
+    (`enable_small_c0` = the 950 template flag); L1->BT / L1->FB with a count or DataCopyParams;
+    CO1->GM / L1 with DataCopyCO12DstParams."""
+    if isinstance(params, DataCopyCO12DstParams):
+        return data_copy_l0c(core, dst, src, params)
+    if src.memory.name == "L1" and dst.memory.name in ("BT", "FB"):
+        if enable_small_c0:
+            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
+                                  "(the C++ API rejects this: no such overload)")
+        return (_l1_to_bt if dst.memory.name == "BT" else _l1_to_fb)(core, dst, src, params)
     if isinstance(params, Nd2NzParams):
         return _nz_copy(core, dst, src, params, "ND2NZ", enable_small_c0)
     if isinstance(params, Dn2NzParams):
@@ -83,16 +90,24 @@ def data_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: object, *,
     is_count = isinstance(params, (int, np.integer)) and not isinstance(params, bool)
     if is_count or isinstance(params, DataCopyParams):
         if enable_small_c0:
-            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True")
+            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
+                                  "(the C++ API rejects this: no such overload)")
         return _plain_copy(core, dst, src, params)
     raise UnsupportedError(f"DataCopy: params must be a count, DataCopyParams, Nd2NzParams or Dn2NzParams, "
-                           f"but got {type(params).__name__}")
+                           f"but got {type(params).__name__} (the C++ API rejects this: no such overload)")
+
+
+#: Basis of the GM -> L1 refusals the doc pages state and the C++ API does not check (divergence C25).
+DOC_GM_L1 = "the doc page forbids this: {page}; ascsim reading: divergence C25"
+CXX_ND2NZ = "the C++ API rejects this: CheckNd2NzParamsCommon"
 
 
 def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
-    checks.position(instr, "src", src, ("GM",))
-    checks.position(instr, "dst", dst, ("L1",))
-    checks.same_dtype(instr, dst, src)
+    pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
+    basis_on(lambda: checks.position(instr, "src", src, ("GM",)), pos)
+    basis_on(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
+    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
+                                                           "T")
 
 
 def _check_ranges(instr: str, dst: LocalTensor, src: LocalTensor, dst_last: int, src_last: int, bits: int
@@ -127,15 +142,19 @@ def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopy
     _gm_to_l1_operands(instr, dst, src)
     chip = core.chip
     dt = dst.dtype.name
+    page = "DataCopy（GMToL1连续数据搬运）.md"
     if chip.key in _PLAIN_UNSUPPORTED:
-        raise UnsupportedError(f"{instr}: GM->L1 DataCopy is not supported on {chip.name} "
-                               f"(doc: DataCopy（GMToL1连续数据搬运）.md 产品支持情况)")
+        raise UnsupportedError(f"{instr}: GM->L1 DataCopy is not supported on {chip.name} (doc: {page} "
+                               f"产品支持情况) ({DOC_GM_L1.format(page=page + ' 产品支持情况')})")
     if dst.dtype.is_4bit or (chip.key not in _PLAIN_ANY_WIDTH and dt not in _PLAIN_TYPES):
         allowed = "b8, b16, b32, b64" if chip.key in _PLAIN_ANY_WIDTH else ", ".join(sorted(_PLAIN_TYPES))
-        raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed}")
-    checks.aligned(instr, "dst (L1)", dst, 32)
+        raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed} "
+                               f"({DOC_GM_L1.format(page=page + ' 数据类型')})")
+    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
     if isinstance(params, DataCopyParams):
-        r = checks.in_range
+        def r(i, name, v, lo, hi):
+            return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
+                          DOC_GM_L1.format(page="DataCopy（GMToL1高维切分数据搬运）.md 表3"))
         count = r(instr, "blockCount", params.blockCount, 0, 4095)
         blen = r(instr, "blockLen", params.blockLen, 0, 65535)
         sgap = r(instr, "srcStride", params.srcStride, 0, 65535)
@@ -208,16 +227,22 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
              small_c0: bool) -> ExecReport:
     instr = f"DataCopy{kind}"
     nd = kind == "ND2NZ"
+    page = f"DataCopy（GMToL1随路转换-{kind}搬运）.md"
     _gm_to_l1_operands(instr, dst, src)
-    core.chip.check(instr, dst.dtype.name, "GM", "L1", instr=instr)
+    basis_on(lambda: core.chip.check(instr, dst.dtype.name, "GM", "L1", instr=instr),
+           DOC_GM_L1.format(page=page + " 产品支持情况 / 数据类型"))
     if checks.flag(instr, "enableSmallC0", small_c0):
-        raise NotImplementedError(f"{instr}: enableSmallC0 (SmallC0 mode, C0 padded to 4 elements) is not "
+        raise NotImplementedFeature(f"{instr}: enableSmallC0 (SmallC0 mode, C0 padded to 4 elements) is not "
                                   "implemented in ascsim")
     if dst.dtype.is_4bit and not nd:
-        raise NotImplementedError(f"{instr}: 4-bit DN2NZ (b8-unit parameters, nValue even) is not "
+        raise NotImplementedFeature(f"{instr}: 4-bit DN2NZ (b8-unit parameters, nValue even) is not "
                                   "implemented; the doc does not say how nibble pairs are transposed")
-    checks.aligned(instr, "dst (L1)", dst, 32)
-    r = checks.in_range
+    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
+    table = CXX_ND2NZ if nd else DOC_GM_L1.format(page=page + " 表3")
+
+    def r(i, name, v, lo, hi):
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), table)
+
     num_name, sm_name = ("ndNum", "srcNdMatrixStride") if nd else ("dnNum", "srcDnMatrixStride")
     big = 65535 if nd else 2**40 - 1
     num = r(instr, num_name, getattr(p, num_name), 0, 4095)
@@ -246,7 +271,8 @@ def _check_nz_rows(instr: str, s: NzCopySpec) -> None:
     if blocks > g and dr <= s.n_value - 1:
         raise OverlapError(
             f"{instr}: dstNzC0Stride must keep the {blocks} column blocks of {s.n_value} rows apart "
-            f"(dstNzNStride {s.n_stride}), but got {s.c0_stride}: block {g} starts on row {dr} of block 0")
+            f"(dstNzNStride {s.n_stride}), but got {s.c0_stride}: block {g} starts on row {dr} of block 0 "
+            f"({DOC_GM_L1.format(page='ND2NZ / DN2NZ 约束说明')})")
 
 
 def reference_nz_copy(kind: str, p: Nd2NzParams | Dn2NzParams, src: np.ndarray, dst: np.ndarray, c0: int
@@ -272,254 +298,316 @@ def reference_nz_copy(kind: str, p: Nd2NzParams | Dn2NzParams, src: np.ndarray, 
     return out
 
 
+
+
 # ==================================================================================================
-# Fixpipe L0C -> GM
+# L1 -> BiasTable (C1 -> C2) and L1 -> Fixpipe Buffer (C1 -> C2PIPE2GM)
 # ==================================================================================================
 
 
 @dataclass(frozen=True)
-class FixpipeSpec:
-    """Effective Fixpipe geometry in elements (src: L0C elements, dst: destination elements)."""
+class _Extent:
+    """What `plan.check_plan` reads of a plan: bytes written / read from the tensor starts."""
 
-    layout: str  # "ND" | "NZ" | "DN"
-    m: int
-    n: int
-    num: int
-    src_mat: int
-    src_col: int  # between 16-column blocks
-    src_row: int  # between rows inside a block
-    dst_mat: int
-    dst_stride: int  # ND / DN: row length; NZ: between 16-column blocks
+    instr: str
+    dst_end: int
+    src_end: int
 
-    def dst_last(self) -> int:
-        if self.layout == "ND":
-            return (self.num - 1) * self.dst_mat + (self.m - 1) * self.dst_stride + self.n - 1
-        if self.layout == "DN":
-            return (self.num - 1) * self.dst_mat + (self.n - 1) * self.dst_stride + self.m - 1
-        return (self.m - 1) * 16 + ((self.n - 1) // 16) * self.dst_stride + (self.n - 1) % 16
+
+def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, unit: int
+                  ) -> tuple[int, int, int, int]:
+    """(blockCount, blockLen, srcGap, dstGap) from DataCopyParams or a count. The count overload turns
+    count into whole `unit`-byte blocks, rounding down (kernel_operator_data_copy_intf_impl.h
+    DataCopy(LocalTensor, LocalTensor, count): blockLen = count / (unit / sizeof(T)))."""
+    if isinstance(params, DataCopyParams):
+        def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表3 of the BT / FB pages
+            return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
+                              "the doc page forbids this: DataCopy（L1ToBiasTable / "
+                              "L1ToFixpipe-Buffer数据搬运）.md 表3; ascsim reading: divergence C21")
+        return (r(instr, "blockCount", params.blockCount, 0, 4095),
+                r(instr, "blockLen", params.blockLen, 0, 65535),
+                r(instr, "srcStride", params.srcStride, 0, 65535),
+                r(instr, "dstStride", params.dstStride, 0, 65535))
+    if isinstance(params, (int, np.integer)) and not isinstance(params, bool):
+        n = basis_on(lambda: checks.in_range(instr, "count", params, 0, U32), "the C++ API rejects this: "
+                                                                                "uint32_t")
+        return 1, n * elem_bytes // unit, 0, 0
+    raise UnsupportedError(f"{instr}: params must be a count or DataCopyParams for L1 -> BT / FB, but got "
+                           f"{type(params).__name__} (the C++ API rejects this: no such overload)")
+
+
+def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+    """DataCopy C1 -> C2 (doc: DataCopy（L1ToBiasTable-Buffer数据搬运）.md): the bias row Mmad reads, widened
+    from half (or bfloat16_t on 950) to float on the way when the types differ."""
+    instr = "DataCopy"
+    chip = core.chip
+    sdt, ddt = src.dtype, dst.dtype
+    basis_on(lambda: chip.check("DataCopyL12BT", sdt.name, "L1", "BT", instr=instr),
+               "the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 产品支持情况 / "
+               "数据类型; ascsim reading: divergence C21")
+    if not chip.supports_combo("DataCopyL12BT", (sdt.name, ddt.name)):
+        listed = ", ".join(f"{a}->{b}" for a, b in sorted(chip.apis["DataCopyL12BT"].combos))
+        basis = ("the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 数据类型; ascsim "
+                 "reading: divergence C21" if sdt == ddt else
+                 "the C++ API rejects this: DataCopy<T, U> L1->BT takes U = T or half->float")
+        raise UnsupportedError(f"{instr}: L1 -> BT converts {listed} on {chip.name}, but got "
+                               f"{sdt.name} -> {ddt.name} ({basis})")
+    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+    basis_on(lambda: checks.aligned(instr, "dst (BT)", dst, 64), cxx_align)
+    basis_on(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
+    unit = 32 if chip.key == "ascend950" else 64  # 约束说明: blockLen / dstGap unit per chip
+    count, blen, sgap, dgap = _block_params(instr, params, sdt.bits // 8, unit)
+    report = ExecReport(instr)
+    if count == 0 or blen == 0:
+        return report  # NOP (表3)
+    if chip.key == "ascend950" and blen % 2:
+        if sdt.bits == 32:
+            raise ParamRangeError(f"{instr}: blockLen must be even for {sdt.name} into BT on {chip.name}, "
+                                  f"but got {blen} (the C++ API rejects this: CopyCbufToBt)")
+        # catlass ascend950 copy_l1_to_bt rounds blockLen up to even only for 4-byte sources; the C++ API
+        # asserts evenness only for them (dav_3510 CopyCbufToBt)
+        report.notes.append("C21")
+        report.hazards.append(doc_conflict(instr, "DataCopy（L1ToBiasTable-Buffer数据搬运）.md 约束说明: 950 "
+                                           f"\"blockLen必须为偶数\", got {blen} for "
+                                           f"{sdt.name}", "C21", core.strict))
+    ratio = ddt.bits // sdt.bits  # 1, or 2 when half / bf16 widen to float
+    sblock = blen * unit
+    return _copy_blocks(core, instr, dst, src, count, sblock, sblock + sgap * 32, sblock * ratio + dgap *
+    unit,
+                        report)
+
+
+def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+    """DataCopy C1 -> C2PIPE2GM (doc: DataCopy（L1ToFixpipe-Buffer数据搬运）.md): the per-column quantisation
+    words a vector quantPre reads (SetFixPipeConfig points FPC at them)."""
+    instr = "DataCopy"
+    chip = core.chip
+    basis_on(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
+               "the doc page forbids this: DataCopy（L1ToFixpipe-Buffer数据搬运）.md 产品支持情况 / "
+               "数据类型; ascsim reading: divergence C22")
+    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
+                                                           "T")
+    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+    basis_on(lambda: checks.aligned(instr, "dst (FB)", dst, 128), cxx_align)
+    basis_on(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
+    # blockLen in 128 B on every chip: the 950 C++ API doubles it for its 64-B instruction unit
+    # (dav_3510 DataCopyL12FBImpl unitCoeff = 2), so the doc's "950: 64B" describes the instruction (C22)
+    count, blen, sgap, dgap = _block_params(instr, params, src.dtype.bits // 8, 128)
+    if count == 0 or blen == 0:
+        return ExecReport(instr)  # NOP (表3)
+    # srcGap / dstGap run head to head here (表3: "前面一个数据块的头与后面数据块的头的间隔"); 0 repeats /
+    # overwrites
+    return _copy_blocks(core, instr, dst, src, count, blen * 128, sgap * 32, dgap * 128, ExecReport(instr),
+                        head_to_head=True)
+
+
+def _copy_blocks(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, count: int, sblock: int,
+                 spitch: int, dpitch: int, report: ExecReport, head_to_head: bool = False) -> ExecReport:
+    """`count` blocks of `sblock` source bytes, block b from src byte b*spitch to dst byte b*dpitch,
+    converted element by element when the dtypes differ. Later blocks win where blocks overlap."""
+    from ..plan import check_plan
+
+    ratio = dst.dtype.bits // src.dtype.bits
+    dblock = sblock * ratio
+    src_end = (count - 1) * spitch + sblock
+    dst_end = (count - 1) * dpitch + dblock
+    hazards = check_plan(_Extent(instr, dst_end, src_end), dst, src, core.strict)
+    if dpitch < dblock and count > 1 and not head_to_head:  # cannot happen: gaps are >= 0
+        raise OverlapError(f"{instr}: dstStride makes blocks overlap")
+    b = np.arange(count)[:, None]
+    s_idx = (b * spitch + np.arange(sblock)).ravel()
+    d_idx = (b * dpitch + np.arange(dblock)).ravel()
+    sdata = src.memory.data[src.offset : src.offset + src_end]
+    ddata = dst.memory.data[dst.offset : dst.offset + dst_end]
+    if ratio == 1:
+        ddata[d_idx] = sdata[s_idx]  # numpy fancy assignment: the last write of a byte wins (program order)
+    else:
+        esz = src.dtype.bits // 8
+        raw = sdata[s_idx].reshape(-1, esz).copy().view(f"<u{esz}").ravel()
+        wide = to_raw(dst.dtype, decode(src.dtype, raw))  # half / bf16 -> float is exact
+        ddata[d_idx] = np.ascontiguousarray(wide.astype(f"<u{dst.dtype.bits // 8}")).view(np.uint8)
+    report.bytes_written, report.bytes_read = count * dblock, count * sblock
+    report.hazards.extend(hazards)
+    return report
+
+
+def reference_block_copy(count: int, sblock: int, spitch: int, dpitch: int, src: np.ndarray, dst: np.ndarray,
+                         widen: bool = False) -> np.ndarray:
+    """Slow reference of `_copy_blocks` on byte arrays (`widen`: half source bytes -> float32 bytes)."""
+    out = np.array(dst, copy=True)
+    for b in range(count):
+        if not widen:
+            for k in range(sblock):
+                out[b * dpitch + k] = src[b * spitch + k]
+            continue
+        for e in range(sblock // 2):
+            h = src[b * spitch + 2 * e : b * spitch + 2 * e + 2].view(np.float16)[0]
+            out[b * dpitch + 4 * e : b * dpitch + 4 * e + 4] = np.array([h], np.float32).view(np.uint8)
+    return out
+
+
+# ==================================================================================================
+# DataCopyPad GM -> L1 (950)
+# ==================================================================================================
+
+
+def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
+                  pad: DataCopyPadExtParams | None = None, mode: PaddingMode | int = PaddingMode.Normal
+                  ) -> ExecReport:
+    """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>)` GM -> L1 (doc:
+    DataCopyPad（GMToL1非对齐数据搬运）.md; dav_3510 DataCopyPadGm2L1Impl / CopyGmToCbufAlignV2)."""
+    instr = "DataCopyPad"
+    if src.memory.name == "L1" and dst.memory.name == "GM":
+        raise UnsupportedError(f"{instr}: L1 -> GM is not supported (the C++ API rejects this: on 950 the "
+                               "GlobalTensor overload takes a UB source only, ASCENDC_CHECK_TPOSITION; on "
+                               "A2/A3 it returns without moving on the cube core)")
+    pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
+    basis_on(lambda: checks.position(instr, "src", src, ("GM",)), pos)
+    basis_on(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
+    dt = dst.dtype
+    basis_on(lambda: core.chip.check("DataCopyPad", dt.name, "GM", "L1", instr=instr),
+               "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型; "
+               "ascsim reading: divergence C23")
+    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopyPad<T> takes "
+                                                           "one T")
+    if not isinstance(params, DataCopyExtParams):
+        raise UnsupportedError(f"{instr}: params must be DataCopyExtParams, but got "
+                               f"{type(params).__name__} (DataCopyParams / DataCopyPadParams are the UB "
+                               "forms) (the C++ API rejects this: no such overload for GM -> L1)")
+    pad = pad if pad is not None else DataCopyPadExtParams()
+    try:
+        mode = PaddingMode(mode)
+    except ValueError:
+        raise ParamRangeError(f"{instr}: mode must be PaddingMode.Normal or PaddingMode.Compact, but got "
+                              f"{mode!r} (the C++ API rejects this: PaddingMode)") from None
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # C++ field widths / range checks
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
+                          "the C++ API rejects this: CheckSrcGmDataCopyExtParamsRange / uint8_t field")
+
+    size = dt.bits // 8
+    doc = "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 表3"
+    count = _doc_range(instr, "blockCount", params.blockCount, 1, 4095, doc)
+    blen = _doc_range(instr, "blockLen", params.blockLen, 1, 2097151, doc)
+    if blen % size:
+        raise ParamRangeError(f"{instr}: blockLen must be a multiple of sizeof({dt.name}) = {size} bytes, "
+                              f"but got {blen} ({doc} \"blockLen必须是sizeof(T)的整数倍\"; ascsim reading: "
+                              "divergence C23)")
+    sgap = _doc_range(instr, "srcStride", params.srcStride, -blen, 2**40 - 1, doc)
+    dgap = r(instr, "dstStride", params.dstStride, 0, 65535)
+    is_pad = basis_on(lambda: checks.flag(instr, "isPad", pad.isPad), "the C++ API rejects this: bool "
+                                                                        "isPad")
+    left = r(instr, "leftPadding", pad.leftPadding, 0, 255)
+    right = r(instr, "rightPadding", pad.rightPadding, 0, 255)
+    for name, v in (("leftPadding", left), ("rightPadding", right)):
+        if v * size > 32:
+            raise ParamRangeError(f"{instr}: {name} must be at most 32 bytes ({32 // size} {dt.name} "
+                                  f"elements), but got {v} (the doc page forbids this: 约束说明 "
+                                  "\"leftPadding、rightPadding的字节数均不能超过32字节\"; ascsim reading: "
+                                  "divergence C23)")
+    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32),
+               "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证32字节对齐\"; "
+               "ascsim reading: divergence C23")
+    pattern = None
+    if is_pad:
+        pattern = checked_pad_pattern(instr, dt, pad.paddingValue, "paddingValue",
+                                      "the C++ API rejects this: DataCopyPadExtParams<T> holds a T")
+    spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
+    d_data, s_data, d_pad = plan_pad_copy(spec)
+    src_end = int(s_data.max()) + 1
+    dst_end = spec.dst_bytes()
+    from ..plan import check_plan
+
+    hazards = check_plan(_Extent(instr, dst_end, src_end), dst, src, core.strict)
+    report = ExecReport(instr, bytes_written=dst_end, bytes_read=count * blen, hazards=hazards)
+    if pattern is not None:
+        core.regs.mov_pad = pattern
+    fill = core.regs.mov_pad
+    if fill is None:  # "false：表示用户不需要指定填充值，会默认填充随机值": the register was never set
+        fill_bytes = np.full(size, core.fill, dtype=np.uint8)
+        report.notes.append("C23")
+    else:
+        fill_bytes = np.array([fill & ((1 << dt.bits) - 1)], dtype=f"<u{size}").view(np.uint8)
+    ddata = dst.memory.data[dst.offset : dst.offset + dst_end]
+    ddata[d_data] = src.memory.data[src.offset : src.offset + src_end][s_data]
+    ddata[d_pad] = np.tile(fill_bytes, d_pad.size // size)
+    report.pad_elements = d_pad.size // size
+    return report
+
+
+def _doc_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str) -> int:
+    """checks.in_range with the doc basis appended to the refusal."""
+    try:
+        return checks.in_range(instr, name, value, lo, hi)
+    except ParamRangeError as e:
+        raise ParamRangeError(f"{e} ({basis}; ascsim reading: divergence C23)") from None
+
+
+@dataclass(frozen=True)
+class PadCopySpec:
+    """DataCopyPad geometry in bytes (mode 0 = Normal, 1 = Compact); left / right in elements."""
+
+    mode: int
+    size: int
+    count: int
+    blen: int
+    sgap: int
+    dgap: int
+    left: int
+    right: int
+
+    def dst_pitch(self) -> int:
+        if self.mode == PaddingMode.Compact:
+            return self.blen  # CopyGmToCbufAlignV2: actDstStride = burstLength, padding counts 0
+        return self.dgap * 32 + align(self.blen + (self.left + self.right) * self.size, 32)
+
+    def dst_bytes(self) -> int:
+        if self.mode == PaddingMode.Compact:
+            return align(self.count * self.blen, 32)
+        return (self.count - 1) * self.dst_pitch() + align(self.blen + (self.left + self.right) * self.size,
+        32)
 
 
 @lru_cache(maxsize=256)
-def plan_fixpipe(spec: FixpipeSpec) -> Plan:
-    h = np.arange(spec.num)[:, None, None]
-    m = np.arange(spec.m)[None, :, None]
-    n = np.arange(spec.n)[None, None, :]
-    src = h * spec.src_mat + (n // 16) * spec.src_col + m * spec.src_row + n % 16
-    if spec.layout == "ND":
-        dst = h * spec.dst_mat + m * spec.dst_stride + n
-    elif spec.layout == "DN":
-        dst = h * spec.dst_mat + n * spec.dst_stride + m
+def plan_pad_copy(spec: PadCopySpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dst data bytes, their src bytes, dst pad bytes), all relative to the tensor starts; pad bytes come
+    in whole elements, in order."""
+    b = np.arange(spec.count)[:, None]
+    k = np.arange(spec.blen)[None, :]
+    src = (b * (spec.blen + spec.sgap) + k).ravel()
+    if spec.mode == PaddingMode.Compact:
+        dst = (b * spec.blen + k).ravel()
+        pad = np.arange(spec.count * spec.blen, spec.dst_bytes())
     else:
-        dst = m * 16 + (n // 16) * spec.dst_stride + n % 16
-    shape = (spec.num, spec.m, spec.n)
-    dst = np.broadcast_to(dst, shape)
-    overlap = bool(np.unique(dst).size != dst.size)
-    return Plan.build("Fixpipe", 32, dst, np.broadcast_to(src, shape),
-                      info={"spec": spec, "overlap": overlap})
+        lead = spec.left * spec.size
+        used = np.arange(align(spec.blen + (spec.left + spec.right) * spec.size, 32))
+        is_pad = (used < lead) | (used >= lead + spec.blen)
+        dst = (b * spec.dst_pitch() + lead + k).ravel()
+        pad = (b * spec.dst_pitch() + used[is_pad][None, :]).ravel()
+    out = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (dst, src, pad))
+    for a in out:
+        a.flags.writeable = False
+    return out  # type: ignore[return-value]
 
 
-_CASTS = {QuantMode_t.NoQuant: None, QuantMode_t.F322F16: "half", QuantMode_t.F322BF16: "bfloat16_t"}
-
-
-def _quant_mode(instr: str, v: object, is950: bool) -> QuantMode_t:
-    try:
-        mode = QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)
-    except (KeyError, ValueError):
-        names = ", ".join(QuantMode_t.__members__)
-        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {v!r}") from None
-    if mode >= QuantMode_t.QF322FP8_PRE and not is950:
-        raise UnsupportedError(f"{instr}: quantPre {mode.name} exists on Ascend 950 only (doc: 随路量化.md), "
-                               f"but got it on a non-950 chip")
-    if mode not in _CASTS:
-        raise NotImplementedError(f"{instr}: quantPre {mode.name} (quantisation with deqScalar / a quant "
-                                  "tensor) is not implemented in ascsim; only NoQuant, F322F16, F322BF16 are")
-    return mode
-
-
-def _check_conversion(instr: str, mode: QuantMode_t, s: DType, d: DType) -> None:
-    want = _CASTS[mode]
-    if want is None and d != s:
-        raise ParamRangeError(
-            f"{instr}: quantPre NoQuant copies {s.name} unchanged, so dst must be {s.name}, but got {d.name} "
-            "(float->half needs F322F16, float->bfloat16_t F322BF16, other pairs a quantisation mode)")
-    if want is not None and (s.name, d.name) != ("float", want):
-        raise ParamRangeError(f"{instr}: quantPre {mode.name} casts float to {want}, but got "
-                              f"{s.name} -> {d.name}")
-
-
-def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParamsV220 | FixpipeParamsArch3510,
-            config: FixpipeConfig | CO2Layout = CFG_ROW_MAJOR, cbuf_workspace: LocalTensor | None = None
-            ) -> ExecReport:
-    """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], intriParams)` L0C (CO1) -> GM
-    (doc: Fixpipe（L0C到GM数据搬运）.md; NZ2ND.md, NZ2NZ.md, NZ2DN.md, 随路量化.md)."""
-    instr = "Fixpipe"
-    checks.position(instr, "src", src, ("L0C",))
-    checks.position(instr, "dst", dst, ("GM",))
-    is3510 = isinstance(params, FixpipeParamsArch3510)
-    if not is3510 and not isinstance(params, FixpipeParamsV220):
-        raise UnsupportedError(f"{instr}: intriParams must be FixpipeParamsV220 or FixpipeParamsArch3510, "
-                               f"but got {type(params).__name__}")
-    chip = core.chip
-    is950 = chip.key == "ascend950"
-    chip.check_combo("Fixpipe", (src.dtype.name, dst.dtype.name), instr=instr)
-    if is3510 and not is950:
-        raise UnsupportedError(f"{instr}: intriParams FixpipeParamsArch3510 is the Ascend 950 (arch 3510) "
-                               f"struct, but got it on {chip.name}; use FixpipeParamsV220")
-    cfg = config if isinstance(config, FixpipeConfig) else FixpipeConfig(CO2Layout(config))
-    fmt = CO2Layout(cfg.format)
-    if cfg.isToUB:
-        raise NotImplementedError(f"{instr}: config.isToUB (L0C->UB) is not implemented in ascsim")
-    if fmt == CO2Layout.COLUMN_MAJOR and not (is950 and is3510):
-        raise UnsupportedError(f"{instr}: config CFG_COLUMN_MAJOR (NZ2DN) needs Ascend 950 and "
-                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name}")
-    if cbuf_workspace is not None:
-        raise NotImplementedError(f"{instr}: cbufWorkspace (tensor quantisation parameters) is not "
-                                  "implemented")
-    mode = _quant_mode(instr, params.quantPre, is950)
-    if checks.flag(instr, "reluEn", params.reluEn):
-        raise NotImplementedError(f"{instr}: reluEn (NormReLU, 随路ReLU.md) is not implemented in ascsim")
-    if checks.flag(instr, "isChannelSplit", params.isChannelSplit):
-        raise NotImplementedError(f"{instr}: isChannelSplit (F32 Channel Split) is not implemented in ascsim")
-    if params.unitFlag not in (0, 2, 3):
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r}")
-    checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1)  # read by quantisation modes only
-    _check_conversion(instr, mode, src.dtype, dst.dtype)
-    checks.aligned(instr, "src (L0C)", src, 64)
-    if fmt != CO2Layout.ROW_MAJOR:
-        checks.aligned(instr, f"dst ({fmt.name} in GM)", dst, 32)
-    spec = _fixpipe_spec(instr, params, fmt, is3510, dst.dtype)
-    if spec is None:
-        return ExecReport(instr)
-    dst_elems = dst.memory.size * 8 // dst.dtype.bits
-    dst.memory.check_range(dst.offset, (spec.dst_last() + 1) * dst.dtype.bits // 8, f"{instr}: destination")
-    if spec.num * spec.m * spec.n > dst_elems:
-        raise OverlapError(f"{instr}: {_num_names(fmt)[1]} makes the {spec.num} destination matrices overlap "
-                           f"({spec.num * spec.m * spec.n} elements do not fit in {dst_elems})")
-    plan = plan_fixpipe(spec)
-    if plan.info["overlap"]:
-        raise OverlapError(f"{instr}: {_num_names(fmt)[1]} must keep the {spec.num} destination matrices "
-                           f"apart (doc: 目标数据不能有重叠), but got {spec.dst_mat} elements")
-    if mode == QuantMode_t.NoQuant:
-        return execute(plan, dst, src, 0, core.strict)
-    return _execute_cast(plan, dst, src, dst.dtype, core.strict)
-
-
-def _num_names(fmt: CO2Layout) -> tuple[str, str]:
-    return ("dnNum", "dstDnMatrixStride") if fmt == CO2Layout.COLUMN_MAJOR else ("ndNum", "dstNdStride")
-
-
-def _fixpipe_spec(instr: str, p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout, is3510: bool,
-                  ddt: DType) -> FixpipeSpec | None:
-    """Validate ranges and convert every stride to elements; None = NOP."""
-    r = checks.in_range
-    layout = {CO2Layout.ROW_MAJOR: "ND", CO2Layout.NZ: "NZ", CO2Layout.COLUMN_MAJOR: "DN"}[fmt]
-    n = r(instr, "nSize", p.nSize, 0, 4095)
-    m = r(instr, "mSize", p.mSize, 0, 8192 if (layout == "ND" and not is3510) else 65535)
-    sub: Nz2NdParams | Nz2DnParams | None = None
-    if is3510:
-        sub = p.params  # type: ignore[union-attr]
-        want = {"ND": Nz2NdParams, "DN": Nz2DnParams, "NZ": type(None)}[layout]
-        if sub is None and layout == "ND":
-            sub = Nz2NdParams()
-        if not isinstance(sub, want):
-            wname = "None" if want is type(None) else want.__name__
-            raise ParamRangeError(f"{instr}: params must be {wname} for CO2Layout::{fmt.name}, but got "
-                                  f"{type(sub).__name__}")
-    num, num_name = 1, None
-    if layout == "ND":
-        num_name = "ndNum"
-        num = r(instr, "ndNum", (sub or p).ndNum, 0, 65535)
-    elif layout == "DN":
-        num_name = "dnNum"
-        num = r(instr, "dnNum", sub.dnNum, 0, 65535)  # type: ignore[union-attr]
-    if num == 0:
-        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning,
-                      stacklevel=user_stacklevel())
-    if m == 0 or n == 0 or num == 0:
-        return None  # NOP (doc 约束说明); the other fields are not read
-    if layout == "NZ" and n % 16:
-        raise ParamRangeError(f"{instr}: nSize must be a multiple of 16 for NZ2NZ (doc 表4), but got {n}")
-    src_stride = r(instr, "srcStride", p.srcStride, 0, 65535) * 16  # C0_Size = 16 L0C elements
-    dst_stride = r(instr, "dstStride", p.dstStride, 1, U32)
-    src_row, src_mat, dst_mat = 16, 0, 0
-    if layout == "ND":
-        if is3510:
-            src_mat = r(instr, "srcNdStride", sub.srcNdStride, 0, 65535) * 16  # type: ignore[union-attr]
-            dst_mat = r(instr, "dstNdStride", sub.dstNdStride, 0, U32)  # type: ignore[union-attr]
-        else:
-            src_mat = r(instr, "srcNdStride", p.srcNdStride, 0, 512) * 256  # type: ignore[union-attr]
-            dst_mat = r(instr, "dstNdStride", p.dstNdStride, 0, 65535)  # type: ignore[union-attr]
-        if num == 1:
-            src_mat = dst_mat = 0  # "ndNum配置为1时 … 不生效"
-        if m > 1 and dst_stride < n:
-            raise OverlapError(f"{instr}: dstStride (elements per ND row) must be >= nSize {n}, but got "
-                               f"{dst_stride}; destination rows would overlap")
-    elif layout == "DN":
-        src_mat = r(instr, "srcNzMatrixStride", sub.srcNzMatrixStride, 0, 65535) * 16  # type: ignore[union-attr]
-        dst_mat = r(instr, "dstDnMatrixStride", sub.dstDnMatrixStride, 0, U32)  # type: ignore[union-attr]
-        src_row = r(instr, "srcNzC0Stride", sub.srcNzC0Stride, 1, 65535) * 16  # type: ignore[union-attr]
-        if num == 1:
-            src_mat = dst_mat = 0
-        if n > 1 and dst_stride < m:
-            raise OverlapError(f"{instr}: dstStride (elements per DN row) must be >= mSize {m}, but got "
-                               f"{dst_stride}; destination rows would overlap")
-    else:
-        if not is3510:  # V220 NZ2NZ: dstStride in 32-B blocks (NZ2NZ.md)
-            dst_stride = dst_stride * 32 // (ddt.bits // 8)
-        if n > 16 and dst_stride < m * 16:
-            raise OverlapError(f"{instr}: dstStride must place the 16-column blocks at least mSize*16 = "
-                               f"{m * 16} elements apart, but got {dst_stride} elements")
-    return FixpipeSpec(layout, m, n, num, src_mat, src_stride, src_row, dst_mat, dst_stride)
-
-
-def _execute_cast(plan: Plan, dst: LocalTensor, src: LocalTensor, ddt: DType, strict: bool) -> ExecReport:
-    """Gather float32 from L0C, cast (RNE, ascsim.dtypes.to_raw), scatter the raw codes into GM."""
-    dbytes = ddt.bits // 8
-    dst_end = (int(plan.dst.max()) + 1) * dbytes
-    hazards = check_plan(replace(plan, dst_end=dst_end), dst, src, strict)
-    vals = src.memory.data[src.offset : src.offset + plan.src_end].view("<f4")[plan.src]
-    raw = to_raw(ddt, vals)
-    dst.memory.data[dst.offset : dst.offset + dst_end].view(f"<u{dbytes}")[plan.dst] = raw
-    return ExecReport("Fixpipe", bytes_written=plan.dst.size * dbytes, bytes_read=plan.src.size * 4,
-                      hazards=hazards, plan=plan).on(dst, src)
-
-
-def reference_fixpipe(p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout, src: np.ndarray,
-                      dst: np.ndarray, dst_dtype: DType | str) -> np.ndarray:
-    """Slow reference: the NZ2ND / NZ2NZ / NZ2DN pseudocode loops with byte addresses turned into
-    elements. `src` holds L0C float32 / int32 values, `dst` destination values; casts use numpy/ml_dtypes."""
-    ddt = get_dtype(dst_dtype)
+def reference_data_copy_pad(mode: int, params: DataCopyExtParams, pad: DataCopyPadExtParams, size: int,
+                            src: np.ndarray, dst: np.ndarray, pad_bytes: bytes) -> np.ndarray:
+    """Slow reference from DataCopyPad（GMToL1非对齐数据搬运）.md 表3/表4 and its Normal / Compact examples,
+    on byte arrays (`pad_bytes` = one element's pad pattern)."""
     out = np.array(dst, copy=True)
-    is3510 = isinstance(p, FixpipeParamsArch3510)
-    m_size, n_size = p.mSize, p.nSize
-    if fmt == CO2Layout.ROW_MAJOR:
-        sub = (p.params or Nz2NdParams()) if is3510 else p
-        # NZ2ND.md: src + srcNdStride*fractal_size*i — fractal unit per struct table (CONCEPTS §9 Q34)
-        unit = 16 if is3510 else 256
-        for i in range(sub.ndNum):
-            for j in range(m_size):
-                for k in range(cdiv(n_size, 16)):
-                    for e in range(16):
-                        if k * 16 + e >= n_size:
-                            continue
-                        s = i * sub.srcNdStride * unit + j * 16 + k * p.srcStride * 16 + e
-                        d = i * sub.dstNdStride + j * p.dstStride + k * 16 + e
-                        out[d] = src[s]
-    elif fmt == CO2Layout.NZ:
-        blk = p.dstStride if is3510 else p.dstStride * 32 // (ddt.bits // 8)
-        for j in range(m_size):
-            for k in range(cdiv(n_size, 16)):
-                for e in range(16):
-                    out[j * 16 + k * blk + e] = src[j * 16 + k * p.srcStride * 16 + e]
-    else:
-        q = p.params
-        for h in range(q.dnNum):
-            for i in range(cdiv(n_size, 16)):
-                for j in range(16):
-                    if i * 16 + j >= n_size:
-                        continue
-                    for k in range(m_size):
-                        s = h * 16 * q.srcNzMatrixStride + i * 16 * p.srcStride + j + k * 16 * q.srcNzC0Stride
-                        d = h * q.dstDnMatrixStride + i * 16 * p.dstStride + j * p.dstStride + k
-                        out[d] = src[s]
+    pos = 0
+    for blk in range(params.blockCount):
+        s = blk * (params.blockLen + params.srcStride)  # srcStride: from the end of one block to the next
+        if mode == PaddingMode.Normal:
+            row = [None] * (pad.leftPadding * size) + list(src[s : s + params.blockLen]) \
+                + [None] * (pad.rightPadding * size)
+            row += [None] * (-len(row) % 32)  # "每次数据搬运都会补齐至32字节对齐"
+            for k, v in enumerate(row):
+                out[pos + k] = pad_bytes[k % size] if v is None else v
+            pos += len(row) + params.dstStride * 32  # dstStride: a gap in 32-B blocks
+        else:
+            out[pos : pos + params.blockLen] = src[s : s + params.blockLen]
+            pos += params.blockLen
+    if mode == PaddingMode.Compact:
+        for k in range(-pos % 32):  # "统一在整块数据末尾补齐至32字节对齐"
+            out[pos + k] = pad_bytes[k % size]
     return out

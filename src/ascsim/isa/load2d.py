@@ -25,11 +25,20 @@ import numpy as np
 from .. import checks
 from ..boundary import Prepared, lookup, run_gather
 from ..core import Core
-from ..errors import BoundsError, HazardWarning, UnsupportedError
+from ..errors import (
+    BoundsError,
+    HazardWarning,
+    NotImplementedFeature,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    hw_cannot,
+    with_basis,
+)
 from ..layouts import R0
 from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import ExecReport, Plan, UnitPlan, user_stacklevel
+from ..plan import ExecReport, Plan, UnitPlan, report_hazards, user_stacklevel
 from . import load_data_overload
 
 FRACTAL_BYTES = 512
@@ -52,15 +61,15 @@ def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTen
                same_dtype: bool = True, align: bool = True) -> tuple[str, str]:
     """Positions, dtype agreement, the chip's path/dtype table and (unless a placement checks it)
     address alignment. Returns (src, dst) memory names."""
-    checks.position(instr, "src", src, ("GM", "L1"))
-    checks.position(instr, "dst", dst, ("L1", "L0A", "L0B"))
+    checks.position(instr, "src", src, ("GM", "L1"), checks.PHYSICAL_POSITION)
+    checks.position(instr, "dst", dst, ("L1", "L0A", "L0B"), checks.PHYSICAL_POSITION)
     if same_dtype:
         checks.same_dtype(instr, dst, src)
     s, d = src.memory.name, dst.memory.name
     core.chip.check(api, dtype_name, s, d, instr=instr)
     if align:
-        checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s])
-        checks.aligned(instr, f"dst ({d})", dst, DST_ALIGN[d])
+        checks.aligned(instr, f"src ({s})", src, SRC_ALIGN[s], checks.ALIGNMENT)
+        checks.aligned(instr, f"dst ({d})", dst, DST_ALIGN[d], checks.ALIGNMENT)
     return s, d
 
 
@@ -171,56 +180,82 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
     return run_gather(core, lookup(key, lambda: _prepared_load2d(core, instr, dst, src, p)), dst, src)
 
 
+def _report(hazards: tuple[str, ...], core: Core) -> list[str]:
+    """Hazards a prepared call reports on every call (strict: raised before any write)."""
+    report_hazards(list(hazards), core.strict)
+    return list(hazards)
+
+
 def _prepared_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
                      ) -> Prepared:
-    spec, warn950 = _prepare_load2d(core, instr, dst, src, p)
+    spec, warn950, hazards = _prepare_load2d(core, instr, dst, src, p)
     aligns = _aligns(src.memory.name, dst.memory.name)
+    warn: tuple = (partial(_report, hazards),) if hazards else ()
+    notes = ("D1",) if hazards else ()  # addrMode = 1 where the C++ API sends increment
     if spec is None:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
-        return Prepared(instr, aligns=aligns)
-    warn = (partial(_warn_950_lowering, spec.startIndex, spec.srcStride, spec.dstGap),) if warn950 else ()
-    notes = ("D1",) if p.addrMode == 1 and src.memory.name != "GM" else ()  # addrMode = 1 counts up off GM
+        return Prepared(instr, aligns=aligns, warnings=warn, notes=notes)
+    if warn950:
+        warn += (partial(_warn_950_lowering, spec.startIndex, spec.srcStride, spec.dstGap),)
     return Prepared(instr, spec, units=partial(_units_load2d, spec, instr),
                     planner=partial(plan_load2d, spec, instr), warnings=warn, notes=notes,
                     min_dst=(int(spec.dst_fractals().max()) + 1) * FRACTAL_BYTES, aligns=aligns)
 
 
 def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
-                    ) -> tuple[Load2DSpec | None, bool]:
-    r = checks.in_range
-    start = r(instr, "startIndex", p.startIndex, 0, 65535)
-    rep = r(instr, "repeatTimes", p.repeatTimes, 0, 255)
-    stride = r(instr, "srcStride", p.srcStride, 0, 65535)
-    r(instr, "sid", p.sid, 0, 255)
-    gap = r(instr, "dstGap", p.dstGap, 0, 65535)
+                    ) -> tuple[Load2DSpec | None, bool, tuple[str, ...]]:
+    f = checks.field  # kernel_struct_mm.h LoadData2DParams member types
+    start = f(instr, "startIndex", p.startIndex, 16, ctype="uint16_t")
+    rep = f(instr, "repeatTimes", p.repeatTimes, 8, ctype="uint8_t")
+    stride = f(instr, "srcStride", p.srcStride, 16, ctype="uint16_t")
+    # CheckLoadData2dParams: CheckValueRange(sid, 0, ASC_MAX_LOAD2D_SID = 15) (divergence D8)
+    checks.in_range(instr, "sid", p.sid, 0, 15, cpp_rejects("CheckLoadData2dParams: ASC_MAX_LOAD2D_SID"))
+    gap = f(instr, "dstGap", p.dstGap, 16, ctype="uint16_t")
     transpose = checks.flag(instr, "ifTranspose", p.ifTranspose)
-    mode = r(instr, "addrMode", p.addrMode, 0, 1)
+    mode = checks.in_range(instr, "addrMode", p.addrMode, 0, 1,
+                           doc_forbids("LoadData_2D.md 表2 addrMode: 0 递增 / 1 递减", "D1"))
     dt = dst.dtype
     s_mem, d_mem = check_path(core, instr, "LoadData2D", dst, src, dt.name, align=False)
     if transpose:
         if s_mem != "L1":
-            raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
-                                   f"LoadData_2D.md 约束说明), but got path {s_mem}->{d_mem}")
+            raise UnsupportedError(with_basis(
+                f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: LoadData_2D.md 约束说明), "
+                f"but got path {s_mem}->{d_mem}", doc_forbids("LoadData_2D.md 约束说明", "D5")))
         if dt.is_4bit and core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
-            raise UnsupportedError(f"{instr}: ifTranspose=true with {dt.name} (64x64 S4 fractals, "
-                                   f"LoadData_2D.md id20) is not modelled: the docs do not say how the four "
-                                   f"fractals are grouped")
+            raise NotImplementedFeature(f"{instr}: ifTranspose=true with {dt.name} (64x64 S4 fractals, "
+                                        f"LoadData_2D.md id20) is not modelled: the docs do not say how the "
+                                        f"four fractals are grouped (divergence D2)")
         if not core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
-            raise UnsupportedError(f"{instr}: ifTranspose=true supports b16 types only (doc: LoadData_2D.md "
-                                   f"约束说明), but got {dt.name} on {core.chip.name}")
+            raise UnsupportedError(with_basis(
+                f"{instr}: ifTranspose=true supports b16 types only (doc: LoadData_2D.md 约束说明), but got "
+                f"{dt.name} on {core.chip.name}",
+                doc_forbids("LoadData_2D.md 约束说明: 仅支持b16转置", "D2")))
     if gap and core.chip.key == "training" and (s_mem, d_mem) == ("GM", "L1"):
-        raise UnsupportedError(f"{instr}: dstGap must be 0 on GM->L1 for {core.chip.name} (doc: LoadData"
-                               f"（GMToL1-2D矩阵搬运）.md id18), but got {gap}")
-    # addrMode: honoured on GM->L1 only ("目前仅GM->L1 Buffer通路支持配置"); elsewhere the C++ API forces
-    # increment, so a 1 there is ignored (CONCEPTS §9 Q17).
-    decrement = mode == 1 and (s_mem, d_mem) == ("GM", "L1")
+        raise UnsupportedError(with_basis(
+            f"{instr}: dstGap must be 0 on GM->L1 for {core.chip.name} (doc: LoadData"
+            f"（GMToL1-2D矩阵搬运）.md id18), but got {gap}",
+            doc_forbids("LoadData（GMToL1-2D矩阵搬运）.md id18: dstGap 不支持", "D6")))
+    # addrMode: honoured on GM->L1 only ("目前仅GM->L1 Buffer通路支持配置"): the C++ API passes `inc` on
+    # L1->L0A/L0B (dav_c220 LoadData2DL12L0ACal) and addr_cal_mode_t 0 on GM->L0A/L0B, and on 950 lowers
+    # the call to a 2Dv2 instruction that has no address mode at all. A 1 there is ignored — with a
+    # HazardWarning, since the caller evidently expected a decrement (divergence D1).
+    decrement = mode == 1 and (s_mem, d_mem) == ("GM", "L1") and core.chip.key != "ascend950"
+    hazards: tuple[str, ...] = ()
+    if mode == 1 and not decrement:
+        how = ("lowers LoadData2DParams to a 2Dv2 instruction, which has no address mode"
+               if core.chip.key == "ascend950" else "sends increment (inc) on this path")
+        hazards = (f"{instr}: addrMode=1 has no effect on {s_mem}->{d_mem} on {core.chip.name}: the C++ API "
+                   f"{how}; the source walks up (LoadData_2D.md 表2 addrMode: "
+                   f"目前仅GM->L1 Buffer通路支持配置; docs/divergences.md D1)",)
     if rep == 0:
-        return None, False
+        return None, False, hazards
     if decrement and start - (rep - 1) * stride < 0:
-        raise BoundsError(f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
-                          f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start")
+        raise BoundsError(with_basis(
+            f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
+            f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start",
+            hw_cannot("a source address below the tensor start")))
     spec = Load2DSpec(dt.bits, start, rep, stride, gap, transpose, decrement)
     warn950 = core.chip.key == "ascend950" and bool((start and stride != 1) or gap)
-    return spec, warn950
+    return spec, warn950, hazards
 
 
 # -- v2: LoadData2DParamsV2 / Load2DBitModeParam --------------------------------------------------------
@@ -318,29 +353,33 @@ def validate_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTe
     `src_dtype_name` is set by the MX load, where dst and src types may differ (checked by the caller).
     """
     r = checks.in_range
-    m_start = r(instr, "mStartPosition", v["mStartPosition"], 0, _U32)
-    k_start = r(instr, "kStartPosition", v["kStartPosition"], 0, _U32)
-    m_step = r(instr, "mStep", v["mStep"], 0, 255)
-    k_step = r(instr, "kStep", v["kStep"], 0, 255)
-    src_stride = r(instr, "srcStride", v["srcStride"], -_I32 - 1, _I32)
-    dst_stride = r(instr, "dstStride", v["dstStride"], 0, 65535)
-    r(instr, "sid", v.get("sid", 0), 0, 255)
+    f = checks.field  # kernel_struct_mm.h LoadData2DParamsV2 member types (the bit-mode words' fields
+    #                    are checked where they are packed, params.load2d)
+    m_start = f(instr, "mStartPosition", v["mStartPosition"], 32, ctype="uint32_t")
+    k_start = f(instr, "kStartPosition", v["kStartPosition"], 32, ctype="uint32_t")
+    m_step = f(instr, "mStep", v["mStep"], 8, ctype="uint8_t")
+    k_step = f(instr, "kStep", v["kStep"], 8, ctype="uint8_t")
+    src_stride = r(instr, "srcStride", v["srcStride"], -_I32 - 1, _I32, cpp_rejects("int32_t field"))
+    dst_stride = f(instr, "dstStride", v["dstStride"], 16, ctype="uint16_t")
+    f(instr, "sid", v.get("sid", 0), 8, ctype="uint8_t")
     transpose = checks.flag(instr, "ifTranspose", v["ifTranspose"])
     if src_stride < 0:
-        raise UnsupportedError(f"{instr}: srcStride must be >= 0 (a negative stride is not modelled: the "
-                               f"docs only show |srcStride| in the start address), but got {src_stride}")
+        raise NotImplementedFeature(f"{instr}: srcStride must be >= 0 (a negative stride is not modelled: "
+                                    f"the docs only show |srcStride| in the start address), but got "
+                                    f"{src_stride} (divergence D5)")
     dt = dst.dtype
     s_mem, d_mem = check_path(core, instr, api, dst, src, dt.name, same_dtype=src_dtype_name is None,
                               align=False)
     if transpose:
         if s_mem != "L1":
-            raise UnsupportedError(f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: "
-                                   f"LoadData_2D_V2.md 表3), but got path {s_mem}->{d_mem}")
+            raise UnsupportedError(with_basis(
+                f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: LoadData_2D_V2.md 表3), but "
+                f"got path {s_mem}->{d_mem}", doc_forbids("LoadData_2D_V2.md 表3 ifTranspose", "D5")))
         core.chip.check_transpose(api, dt.name, d_mem, s_mem, instr=instr)
         name, mult = _TRANSPOSE_RULE[dt.bits]
         val = m_step if name == "mStep" else k_step
         checks.multiple(instr, name, val, mult, f" for a transposed b{dt.bits} load (doc: LoadData_2D_V2.md "
-                        "约束说明)")
+                        "约束说明)", doc_forbids("LoadData_2D_V2.md 约束说明: transposed squares", "D4"))
     if m_step == 0 or k_step == 0:  # "mStep和kStep为0时...被视为NOP"
         return None
     return Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)

@@ -12,7 +12,17 @@ along M or K) and stores it in the destination's fractal layout:
 | any                   | L0B | Zn(W) = Nz(W^T), column stride ceil(K'/16) (A2/A3) or dstStride (950) |
 | 950                   | L0A | Nz(W) / Nz(W^T), column stride dstStride |
 
-Only the window's elements are written; the rest of a partial fractal keeps its bytes.
+Only the window's elements are written; the rest of a partial fractal keeps its bytes — also for a window
+whose height is not a multiple of 16 in the middle of the map (divergence L22).
+
+fMatrixCtrl selects the FMATRIX bank the instruction reads: false = left, true = right (SetFmatrix with
+FMATRIX_RIGHT). IsResetLoad3dConfig.isSetFMatrix always writes the left bank (the C++ API calls set_fmatrix
+whatever fMatrixCtrl says), divergences L11 / L24.
+
+Basis of each refusal (issue 7): the v2 / LoadDataWithStride checks the C++ API makes in
+CheckLoadData3dParams, CheckLoadData3dv2Params, CheckLoadData3dv2ChannelSize and
+CheckLoadData3dv2MatrixParams (kernel_operator_mm_check.h) say so; v2Pro and BitMode pass their words to
+the hardware unchecked, so there the same rules are the doc's (LoadData_3D.md 表4 / 表5, divergence L25).
 """
 
 from __future__ import annotations
@@ -23,10 +33,18 @@ from functools import partial
 import numpy as np
 
 from .. import checks
-from ..boundary import Prepared, lookup, run_gather
+from ..boundary import Prepared, cached, lookup, run_gather
 from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
 from ..dtypes import DType
-from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..errors import (
+    OverlapError,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    hw_cannot,
+    with_basis,
+)
 from ..layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import (
@@ -37,7 +55,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, report_hazards
+from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, doc_conflict, report_hazards
 from . import load_data_overload
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
@@ -70,6 +88,7 @@ class Img2colSpec:
     repeatMode: int = 0
     repeatKUnit: int = 0  # elements per repeatStride unit along K
     dstStride: int = 0  # Nz column stride in fractals (NZ layouts)
+    fmatrix: str = "left"  # the FMATRIX bank l1H / l1W / pads came from (fMatrixCtrl)
 
     @property
     def c0(self) -> int:
@@ -242,18 +261,6 @@ def _channel_forms(bits: int) -> str:
     return ", ".join([*map(str, small), f"N*{c0}", *(f"N*{c0}+{s}" for s in small if s < c0)])
 
 
-def check_channel_size(instr: str, c: int, dt: DType) -> None:
-    c0 = dt.c0
-    small = SMALL_CHANNELS[dt.bits]
-    if c in small or (c >= c0 and (c % c0 == 0 or c % c0 in small)):
-        return
-    fit = next(n for n in range(c + 1, c + 2 * c0 + 2)
-               if n in small or (n >= c0 and (n % c0 == 0 or n % c0 in small)))
-    raise ParamRangeError(f"{instr}: channelSize for {dt.name} must be one of {_channel_forms(dt.bits)} "
-                          f"(N >= 1), but got {c}; pad the map to {fit} channels (zero channels) and pass "
-                          f"channelSize = {fit}")
-
-
 @dataclass(frozen=True)
 class _Target:
     dst_mem: str
@@ -265,15 +272,15 @@ def _tensor_checks(instr: str, dst: LocalTensor, src: LocalTensor, align: bool =
     """Checks on the tensors themselves: memories, dtypes, and (unless the boundary checks it per
     placement) alignment."""
     if src.memory.name != "L1":
-        checks.position(instr, "src", src, ("L1",))
+        checks.position(instr, "src", src, ("L1",), checks.PHYSICAL_POSITION)
     if dst.memory.name not in ("L0A", "L0B"):
-        checks.position(instr, "dst", dst, ("L0A", "L0B"))
+        checks.position(instr, "dst", dst, ("L0A", "L0B"), checks.PHYSICAL_POSITION)
     if dst.dtype is not src.dtype:  # each guard is the cheap test; checks.* builds the error
         checks.same_dtype(instr, dst, src)
     if align and src.offset % 32:
-        checks.aligned(instr, "src (L1)", src, 32)
+        checks.aligned(instr, "src (L1)", src, 32, checks.ALIGNMENT)
     if align and dst.offset % 512:
-        checks.aligned(instr, "dst (L0)", dst, 512)
+        checks.aligned(instr, "dst (L0)", dst, 512, checks.ALIGNMENT)
 
 
 def _target(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, en_transpose: bool) -> _Target:
@@ -286,40 +293,60 @@ def _target(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, en_tra
         if not core.chip.can_transpose(api, dtype.name, "L0A"):
             raise UnsupportedError(
                 f"{instr}: enTranspose=true is not supported for {dtype.name} to L0A on {core.chip.name}"
-                f" (doc: LoadData_3D.md entranspose_constraint)")
+                f" ({doc_forbids('LoadData_3D.md entranspose_constraint', 'L10')})")
         return _Target("L0A", "NZ_T" if nz else "ZZ_T", True)
     return _Target("L0A", "NZ" if nz else "ZZ", False)
 
 
-def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> None:
-    """kStartPt/kExtension/mExtension multiples and the window's place in W (doc: LoadData_3D.md 表4)."""
+#: The v2-family instructions whose fields the C++ API checks itself (CheckLoadData3dParams,
+#: CheckLoadData3dv2Params, CheckLoadData3dv2ChannelSize, CheckLoadData3dv2MatrixParams); v2Pro and
+#: Load3DBitMode hand their packed words to the hardware unchecked.
+CPP_CHECKED = ("Load3Dv2", "LoadDataWithStride")
+_F8 = ("hifloat8_t", "fp8_e5m2_t", "fp8_e4m3fn_t")
+
+
+def _basis(instr: str, cpp_check: str, doc_rule: str, row: str = "L25") -> str:
+    """The C++ check for v2 / LoadDataWithStride, else the doc rule (v2Pro / BitMode, divergence L25)."""
+    return cpp_rejects(cpp_check) if instr in CPP_CHECKED else doc_forbids(doc_rule, row)
+
+
+def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> list[tuple[str, str]]:
+    """kStartPt/kExtension/mExtension multiples and the window's place in W (doc: LoadData_3D.md 表4).
+
+    Returns the doc conflicts of an accepted window: a height that is not a multiple of 16 and ends
+    above the bottom fractal (shipped 950 conv kernels; divergence L22)."""
     c0 = spec.c0
     ho, wo = spec.out_hw
     if ho < 1 or wo < 1:
         raise ParamRangeError(
             f"{instr}: the dilated filter ({spec.kh}x{spec.kw}, dilation {spec.dilationH}x{spec.dilationW}) "
             f"is larger than the padded feature map ({spec.l1H}x{spec.l1W}, pads {list(spec.pads)}), "
-            f"so Ho x Wo = {ho} x {wo}")
-    checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})")
+            f"so Ho x Wo = {ho} x {wo} ({hw_cannot('the img2col matrix has no row')})")
+    kbasis = _basis(instr, "CheckLoadData3dv2MatrixParams", "LoadData_3D.md 表4 kStartPt/kExtension")
+    checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})", kbasis)
     k_end = spec.kStartPt + spec.kExtension
     last_col = (cdiv(spec.k_total, c0) - 1) * c0
     if spec.kExtension % c0 and k_end <= last_col:
-        raise ParamRangeError(
+        raise ParamRangeError(with_basis(
             f"{instr}: {names['kExtension']} must be a multiple of {c0} for {spec.dtype} unless the window "
             f"reaches the right-most fractal (column {last_col} of {spec.k_total}), "
-            f"but got {spec.kExtension}")
+            f"but got {spec.kExtension}", kbasis))
     cols = spec.window_cols()
     if cols.max() >= spec.k_total:
         raise ParamRangeError(
             f"{instr}: the K window reaches column {int(cols.max())}, past the img2col width "
             f"C*Kh*Kw = {spec.channels}*{spec.kh}*{spec.kw} = {spec.k_total} "
-            f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension})")
+            f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension}) "
+            f"({doc_forbids('LoadData_3D.md 表4: the K window lies inside the img2col matrix', 'L8')})")
     m_total = ho * wo
     last_row = (cdiv(m_total, R0) - 1) * R0
     if spec.bits != 32 and spec.mExtension % R0 and spec.mStartPt + spec.mExtension <= last_row:
-        raise ParamRangeError(
-            f"{instr}: {names['mExtension']} must be a multiple of 16 for {spec.dtype} unless the window "
-            f"reaches the bottom fractal (row {last_row} of Ho*Wo = {m_total}), but got {spec.mExtension}")
+        # The doc asks for a multiple of 16 here; the hardware writes the window's rows and shipped 950
+        # conv kernels load hoL0 * Wo rows mid-map (Load3DBitMode, bottom pad 255): divergence L22.
+        return [(f"LoadData_3D.md 表4 {names['mExtension']}: 如果不覆盖最下侧的分形, 应为16的倍数; got "
+                 f"{spec.mExtension} ending at row {spec.mStartPt + spec.mExtension} of Ho*Wo = {m_total}",
+                 "L22")]
+    return []
 
 
 def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
@@ -327,13 +354,16 @@ def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
     rows = spec.window_shape[0]
     frac_rows = spec.dense_stride
     if spec.dstStride < frac_rows:
-        raise OverlapError(
+        raise OverlapError(with_basis(
             f"{instr}: dstStride (Nz column stride) must be >= {frac_rows} fractals for this window, "
-            f"but got {spec.dstStride}; fractal columns would overlap")
+            f"but got {spec.dstStride}; fractal columns would overlap",
+            doc_forbids("SetLoadDataRepeat.md dstStride 输出矩阵K轴方向偏移: the order of overlapping column "
+                        "writes is undocumented", "L9")))
     if spec.layout == "NZ_T" and spec.bits == 8 and rows % 32:
-        raise ParamRangeError(
+        raise ParamRangeError(with_basis(
             f"{instr}: transposed b8 loads move 32x32 squares, so the M window ({rows} rows) must be a "
-            f"multiple of 32")
+            f"multiple of 32",
+            doc_forbids("LoadData_3D.md 转置: 2个16×32的分形拼接为一个32×32的方块矩阵", "L7")))
 
 
 # -- the v2 family -----------------------------------------------------------------------------------
@@ -341,36 +371,84 @@ def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
 
 def _v2_ranges(instr: str, p) -> dict[str, int]:
     """Range checks shared by v2 / v2Pro / BitMode (doc: LoadData_3D.md 表4; seed 000 表4/5)."""
-    r = checks.in_range
+    f = checks.field
+    v2 = instr in CPP_CHECKED
+    # v2: the C++ API checks strides (CheckLoadData3dParams) and dilations (CheckLoadData3dv2Params);
+    # the packed words: a 0 has no defined meaning (divergence L3), wider values do not fit the field.
+    def nonzero(name: str, hi: int, check: str, bits: int) -> int:
+        value = getattr(p, name)
+        if v2:
+            return checks.in_range(instr, name, value, 1, hi, cpp_rejects(check))
+        if value == 0:
+            return checks.in_range(instr, name, value, 1, hi,
+                                   doc_forbids(f"LoadData_3D.md 表4 {name} >= 1", "L3"))
+        return checks.in_range(instr, name, value, 1, hi, hw_cannot(f"{bits}-bit field"))
+
     return {
-        "channelSize": r(instr, "channelSize", p.channelSize, 0, 65535),
-        "kExtension": r(instr, "kExtension", p.kExtension, 0, 65535),
-        "mExtension": r(instr, "mExtension", p.mExtension, 0, 65535),
-        "kStartPt": r(instr, "kStartPt", p.kStartPt, 0, 65535),
-        # LoadData_3D.md 表4 / LoadDataWithStride.md: [0, 32767]; the v2Pro/BitMode 16-bit fields: 65535
-        "mStartPt": r(instr, "mStartPt", p.mStartPt, 0,
-                      32767 if instr in ("Load3Dv2", "LoadDataWithStride") else 65535),
-        "strideW": r(instr, "strideW", p.strideW, 1, 63),
-        "strideH": r(instr, "strideH", p.strideH, 1, 63),
-        "filterW": r(instr, "filterW", p.filterW, 0, 255),
-        "filterH": r(instr, "filterH", p.filterH, 0, 255),
-        "dilationFilterW": r(instr, "dilationFilterW", p.dilationFilterW, 1, 255),
-        "dilationFilterH": r(instr, "dilationFilterH", p.dilationFilterH, 1, 255),
+        "channelSize": f(instr, "channelSize", p.channelSize, 16, ctype="uint16_t"),
+        "kExtension": f(instr, "kExtension", p.kExtension, 16, ctype="uint16_t"),
+        "mExtension": f(instr, "mExtension", p.mExtension, 16, ctype="uint16_t"),
+        "kStartPt": f(instr, "kStartPt", p.kStartPt, 16, ctype="uint16_t"),
+        # LoadData_3D.md 表4 / LoadDataWithStride.md: [0, 32767] (CheckLoadData3dv2MatrixParams: UINT15_MAX);
+        # the v2Pro/BitMode 16-bit fields: 65535
+        "mStartPt": (checks.in_range(instr, "mStartPt", p.mStartPt, 0, 32767,
+                                     cpp_rejects("CheckLoadData3dv2MatrixParams: UINT15_MAX"))
+                     if v2 else f(instr, "mStartPt", p.mStartPt, 16)),
+        "strideW": nonzero("strideW", 63, "CheckLoadData3dParams", 6),
+        "strideH": nonzero("strideH", 63, "CheckLoadData3dParams", 6),
+        "filterW": f(instr, "filterW", p.filterW, 8, ctype="uint8_t" if v2 else ""),
+        "filterH": f(instr, "filterH", p.filterH, 8, ctype="uint8_t" if v2 else ""),
+        "dilationFilterW": nonzero("dilationFilterW", 255, "CheckLoadData3dv2Params", 8),
+        "dilationFilterH": nonzero("dilationFilterH", 255, "CheckLoadData3dv2Params", 8),
     }
 
 
-def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, p, fm: Fmatrix,
-                       names: dict[str, str]) -> Img2colSpec | None:
-    """Validate a v2 / v2Pro / BitMode call (struct decoded into V2-style fields) into its plan spec;
-    None for a documented NOP. Depends only on values, so the result is cached per call key."""
+def check_channel_size(instr: str, c: int, dt: DType) -> None:
+    c0 = dt.c0
+    small = SMALL_CHANNELS[dt.bits]
+    if c in small or (c >= c0 and (c % c0 == 0 or c % c0 in small)):
+        return
+    basis = (cpp_rejects("CheckLoadData3dv2ChannelSize") if instr in CPP_CHECKED and dt.name not in _F8
+             else doc_forbids("LoadData_3D.md channelsize_constraint", "L5"))
+    fit = next(n for n in range(c + 1, c + 2 * c0 + 2)
+               if n in small or (n >= c0 and (n % c0 == 0 or n % c0 in small)))
+    raise ParamRangeError(with_basis(f"{instr}: channelSize for {dt.name} must be one of "
+                                     f"{_channel_forms(dt.bits)} (N >= 1), but got {c}; pad the map to {fit} "
+                                     f"channels (zero channels) and pass channelSize = {fit}", basis))
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A validated call (cached per call key): the plan spec (None = NOP), the pad pattern, the register
+    writes (FMATRIX left bank, PADDING), the bank read, and what to report on every call."""
+
+    spec: Img2colSpec | None
+    pad: int
+    writes: tuple[Fmatrix | None, int | None]
+    bank: str = "left"
+    conflicts: tuple[tuple[str, str], ...] = ()  # (doc rule, divergence row): DocConflictWarning each call
+    hazards: tuple[str, ...] = ()  # HazardWarning each call
+
+
+def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, p,
+                       banks: tuple[Fmatrix, Fmatrix], names: dict[str, str]
+                       ) -> tuple[Img2colSpec | None, str, list[tuple[str, str]]]:
+    """Validate a v2 / v2Pro / BitMode call (struct decoded into V2-style fields) into its plan spec
+    (None for a documented NOP), the FMATRIX bank it reads (`banks` = (left, right) as the call sees
+    them) and its doc conflicts. Depends only on values, so the result is cached per call key."""
     v = _v2_ranges(instr, p)
     en_t = checks.flag(instr, names["enTranspose"], p.enTranspose)
     fsw = checks.flag(instr, "filterSizeW", p.filterSizeW)
     fsh = checks.flag(instr, "filterSizeH", p.filterSizeH)
-    if checks.flag(instr, names["fMatrixCtrl"], p.fMatrixCtrl):
-        raise UnsupportedError(f"{instr}: {names['fMatrixCtrl']} must be false (the right FMATRIX is not "
-                               "supported, doc: LoadData_3D.md 表4), but got True")
+    conflicts: list[tuple[str, str]] = []
+    right = checks.flag(instr, names["fMatrixCtrl"], p.fMatrixCtrl)
+    if right:  # the right bank (SetFmatrix FMATRIX_RIGHT); the doc says only false is supported (L11)
+        conflicts.append((f"LoadData_3D.md 表4 {names['fMatrixCtrl']}: 当前只支持设置为false", "L11"))
+    fm = banks[right]
     tgt = _target(core, instr, api, dst_mem, dtype, en_t)
+    c = core.chip.doc_conflict(api, dtype.name, "L1", dst_mem)
+    if c:
+        conflicts.append(c)
     rep = core.regs.repeat
     nop = (fm.l1H == 0 or fm.l1W == 0 or v["channelSize"] == 0 or v["kExtension"] == 0
            or v["mExtension"] == 0 or (v["filterW"] == 0 and not fsw) or (v["filterH"] == 0 and not fsh)
@@ -385,56 +463,75 @@ def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DT
             v["filterW"] + 256 * fsw, v["filterH"] + 256 * fsh, v["dilationFilterW"], v["dilationFilterH"],
             rep.repeatStride, rep.repeatTime, rep.repeatMode,
             (64 if core.chip.key == "atlas200i500a2" else 32) * 8 // dtype.bits,
+            fmatrix="right" if right else "left",
         )
-        _check_window(instr, spec, names)
+        conflicts += _check_window(instr, spec, names)
         if is950 or tgt.dst_mem == "L0B":
             spec = _with_dst_stride(spec, rep.dstStride if is950 else 0)
             if is950:
                 _check_dst_stride(instr, spec)
-    return spec
+    return spec, "right" if right else "left", conflicts
 
 
 def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare
          ) -> ExecReport:
     """Look up (or validate and add) the prepared call for `key`, then run it through the boundary.
 
-    `prepare()` returns (spec or None for a NOP, pad pattern, register writes) after every
-    value-dependent check, so a key is cached only once it validated; a bad call raises every time and
-    changes nothing. Registers are committed only after the execution succeeded.
+    `prepare()` returns a `_Prepared` after every value-dependent check, so a key is cached only once it
+    validated; a bad call raises every time and changes nothing. Doc conflicts and hazards are reported
+    on every call (strict mode raises them, still before any byte or register changes); registers are
+    committed only after the execution succeeded.
     """
-    if key is not None:
-        key = (*key, src.memory.name, src.dtype.name)
-    prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
+    prep = cached(key)
+    if prep is None:
+        prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
     return run_gather(core, prep, dst, src, core.regs.boundary)
+
+
+def _conflict(instr: str, rule: str, row: str, core: Core) -> list[str]:
+    return [doc_conflict(instr, rule, row, core.strict)]
+
+
+def _hazards(hazards: tuple[str, ...], core: Core) -> list[str]:
+    report_hazards(list(hazards), core.strict)
+    return list(hazards)
 
 
 def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
     _tensor_checks(instr, dst, src, align=False)
-    spec, pad, (fm_w, pad_w) = prepare()
+    pp: _Prepared = prepare()
+    fm_w, pad_w = pp.writes
     commit = None
     if fm_w is not None or pad_w is not None:
         def commit(core: Core) -> None:  # the C++ API writes the registers the call carries
             core._commit_load3d_registers(fm_w, pad_w)
-    if spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
-        warn = () if fm_w is not None else (partial(_nop_hazard, instr),)
-        return Prepared(instr, commit=commit, warnings=warn)
+    warn: list = [partial(_conflict, instr, rule, row) for rule, row in pp.conflicts]
+    if pp.hazards:
+        warn.append(partial(_hazards, pp.hazards))
+    notes = [row for _, row in pp.conflicts]
+    if pp.spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
+        if fm_w is None or pp.bank == "right":
+            warn.append(partial(_nop_hazard, instr, pp.bank))
+        return Prepared(instr, commit=commit, warnings=warn, notes=notes)
+    spec = pp.spec
     rows, cols = spec.window_shape
-    notes = readings(spec)
+    notes += readings(spec)
     if core.chip.l0a_format == "NZ" and not core.regs.repeat.dstStride:
         notes.append("L9")  # 950 dstStride register not set: the dense stride
     return Prepared(instr, spec, units=partial(units_img2col, spec, instr),
-                    planner=partial(plan_img2col, spec, instr), pad=pad, commit=commit, notes=notes,
-                    min_dst=rows * cols * spec.bits // 8, wrap=1, hint=partial(_fit_hint, spec),
+                    planner=partial(plan_img2col, spec, instr), pad=pp.pad, commit=commit, warnings=warn,
+                    notes=notes, min_dst=rows * cols * spec.bits // 8, wrap=1, hint=partial(_fit_hint, spec),
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
 
 
-def _nop_hazard(instr: str, core: Core) -> list[str]:
+def _nop_hazard(instr: str, bank: str, core: Core) -> list[str]:
     """A documented NOP the chip performs silently; most likely the FMATRIX was never set."""
-    fm = core.regs.fmatrix_left
+    fm = core.regs.fmatrix_right if bank == "right" else core.regs.fmatrix_left
     if fm.l1H and fm.l1W:
         return []
     hz = [f"{instr}: NOP because the FMATRIX register holds l1H = {fm.l1H}, l1W = {fm.l1W} "
-          "(this call reads it from the register: call SetFmatrix first)"]
+          f"(this call reads the {bank} bank from the register: call SetFmatrix"
+          f"{' with FMATRIX_RIGHT' if bank == 'right' else ''} first)"]
     report_hazards(hz, core.strict)
     return hz
 
@@ -452,12 +549,14 @@ _BM_NAMES = {"kStartPt": "kPos", "kExtension": "kStep", "mExtension": "mStep", "
 def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 | LoadData3DParamsV2,
                        config: IsResetLoad3dConfig | None
                        ) -> tuple[Fmatrix, int, tuple[Fmatrix | None, int | None]]:
-    """Effective FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig)."""
+    """Effective left FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig): the struct's
+    l1H/l1W/padList go to the left bank (the C++ API's Load3DSetFMatrixCal calls set_fmatrix)."""
     cfg = config or IsResetLoad3dConfig()
     fm, pad_w = None, None
     if cfg.isSetFMatrix:
-        fm = Fmatrix(checks.in_range(instr, "l1H", p.l1H, 0, 32767),
-                     checks.in_range(instr, "l1W", p.l1W, 0, 32767), _pad_list(instr, p.padList))
+        l1 = cpp_rejects("CheckLoadData3dParams: ASC_MAX_LOAD3D_L1")
+        fm = Fmatrix(checks.in_range(instr, "l1H", p.l1H, 0, 32767, l1),
+                     checks.in_range(instr, "l1W", p.l1W, 0, 32767, l1), _pad_list(instr, p.padList))
     if cfg.isSetPadding:
         pad_w = checked_pad_pattern(instr, dt, p.padValue)
     eff_fm = fm if fm is not None else core.regs.fmatrix_left
@@ -465,11 +564,16 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     return eff_fm, eff_pad, (fm, pad_w)
 
 
-def _reg_key(core: Core, reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple:
-    """The register state a Load3D call reads (only that: a call that carries its own FMATRIX / pad value
-    does not miss the cache because an earlier call changed the register)."""
+def _key(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple | None,
+         reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple | None:
+    """The prepared-call key of a Load3D call: operands, params, and the register state the call reads
+    (only that: a call that carries its own FMATRIX / pad value does not miss the cache because an
+    earlier call changed the register). None when the params have no key."""
+    if pk is None:
+        return None
     r = core.regs
-    return (core.chip.key, r.fmatrix_left if reads_fmatrix else None, r.padding if reads_padding else None,
+    return (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name, pk, core.chip.key,
+            r.fmatrix_left if reads_fmatrix else None, r.fmatrix_right, r.padding if reads_padding else None,
             r.repeat)
 
 
@@ -478,15 +582,23 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, cfg.isSetFMatrix,
-                                   cfg.isSetPadding, *_reg_key(core, not cfg.isSetFMatrix,
-                                                               not cfg.isSetPadding))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
 
-    def prepare():
+    def prepare() -> _Prepared:
         fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
-        spec = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p, fm, _V2_NAMES)
-        return spec, pad, writes
+        spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
+                                                   (fm, core.regs.fmatrix_right), _V2_NAMES)
+        hazards = ()
+        if bank == "right" and writes[0] is not None:
+            hazards = (f"{instr}: isSetFMatrix = true writes the struct's l1H/l1W/padList "
+                       f"({writes[0].l1H}, {writes[0].l1W}, {list(writes[0].padList)}) to the left FMATRIX, "
+                       f"but fMatrixCtrl = true makes the load read the right bank; pass "
+                       f"IsResetLoad3dConfig{{false, ...}} and SetFmatrix(..., FMATRIX_RIGHT) (the C++ API "
+                       f"does the same; docs/divergences.md L24)",)
+        return _Prepared(spec, pad, writes, bank, tuple(conflicts), hazards)
 
     return _run(core, instr, dst, src, key, prepare)
 
@@ -506,9 +618,18 @@ def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: Loa
     instr = "LoadDataWithStride"
     core.chip.check(instr, instr=instr)
     if core.regs.repeat.dstStride == 0:
-        raise ParamRangeError(f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first "
-                              "(>= 1 fractal), but the register holds 0")
+        raise ParamRangeError(with_basis(
+            f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first (>= 1 fractal), but the "
+            f"register holds 0", doc_forbids("LoadDataWithStride.md 约束说明: 必须配置dstStride", "L9")))
     return _run_v2(core, instr, dst, src, p, config)
+
+
+def _registers_only(core: Core, instr: str, api: str, dst: LocalTensor, p, names: dict[str, str]
+                    ) -> _Prepared:
+    """v2Pro / BitMode: FMATRIX and PADDING always come from the registers; nothing is written."""
+    spec, bank, conflicts = _prepare_v2_family(core, instr, api, dst.memory.name, dst.dtype, p,
+                                               (core.regs.fmatrix_left, core.regs.fmatrix_right), names)
+    return _Prepared(spec, core.regs.padding, (None, None), bank, tuple(conflicts))
 
 
 @load_data_overload(LoadData3DParamsV2Pro)
@@ -517,15 +638,12 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
+    key = _key(core, instr, dst, src, p.key())
 
-    def prepare():
+    def prepare() -> _Prepared:
         for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
-            checks.in_range(instr, word, getattr(p, word), 0, (1 << 64) - 1)
-        spec = _prepare_v2_family(core, instr, "Load3Dv2Pro", dst.memory.name, dst.dtype, p,
-                                  core.regs.fmatrix_left, _V2_NAMES)
-        return spec, core.regs.padding, (None, None)
+            checks.field(instr, word, getattr(p, word), 64, ctype="uint64_t")
+        return _registers_only(core, instr, "Load3Dv2Pro", dst, p, _V2_NAMES)
 
     return _run(core, instr, dst, src, key, prepare)
 
@@ -545,22 +663,17 @@ class _BitModeView:
 def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBitModeParam,
                    _config: object = None, dst_pos: str | None = None, src_pos: str | None = None
                    ) -> ExecReport:
-    """`LoadData<Dst, Src>(dst, src, Load3DBitModeParam)` (seed 000; Ascend 950 only)."""
+    """`LoadData<Dst, Src>(dst, src, Load3DBitModeParam)` (seed 000; Ascend 950 only).
+
+    Dst (A2 / B2) selects L0A / L0B and Src (A1 / B1) names L1; any pair whose arguments match the
+    tensors' memories is accepted — the seed's "A1->A2, B1->B2" read as L1->L0A / L1->L0B (divergence P3).
+    """
     instr = "Load3DBitMode"
     core.chip.check("Load3DBitMode", instr=instr)
     checks.template_positions(instr, dst, src, dst_pos, src_pos)
-    if (dst_pos, src_pos) not in (("A2", "A1"), ("B2", "B1")):
-        raise UnsupportedError(f"{instr}: paths are A1->A2 and B1->B2 (seed 000), "
-                               f"but got {src_pos}->{dst_pos}")
-    pk = bm.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, pk, *_reg_key(core))
-
-    def prepare():
-        spec = _prepare_v2_family(core, instr, "Load3DBitMode", dst.memory.name, dst.dtype, _BitModeView(bm),
-                                  core.regs.fmatrix_left, _BM_NAMES)
-        return spec, core.regs.padding, (None, None)
-
-    return _run(core, instr, dst, src, key, prepare)
+    key = _key(core, instr, dst, src, bm.key())
+    return _run(core, instr, dst, src, key,
+                lambda: _registers_only(core, instr, "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES))
 
 
 # -- v1 ------------------------------------------------------------------------------------------------
@@ -657,53 +770,63 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
     cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    pk = p.key()
-    key = None if pk is None else (instr, dst.memory.name, dst.dtype.name, src.memory.name, src.dtype.name,
-                                   pk, cfg.isSetFMatrix, cfg.isSetPadding,
-                                   *_reg_key(core, not cfg.isSetFMatrix, not cfg.isSetPadding))
-    prep = lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    if key is not None:
+        key = (*key, sf, sp)
+    prep = cached(key) or lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
     # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
     return run_gather(core, prep, dst, src, core.regs.boundary * 32)
 
 
 def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
                  cfg: IsResetLoad3dConfig) -> Prepared:
-    r = checks.in_range
+    cb = cpp_rejects("CheckLoadData3dv1Params")
+
+    def r(name: str, value: object, lo: int, hi: int, basis: str = cb) -> int:
+        return checks.in_range(instr, name, value, lo, hi, basis)
+
     fm, pad, (fm_w, pad_w) = _resolve_registers(core, instr, dst.dtype, p, cfg)
     v = {
-        "c1Index": r(instr, "c1Index", p.c1Index, 0, 4095),
-        "fetchFilterW": r(instr, "fetchFilterW", p.fetchFilterW, 0, 254),
-        "fetchFilterH": r(instr, "fetchFilterH", p.fetchFilterH, 0, 254),
-        "leftTopW": r(instr, "leftTopW", p.leftTopW, -255, 32767),
-        "leftTopH": r(instr, "leftTopH", p.leftTopH, -255, 32767),
-        "strideW": r(instr, "strideW", p.strideW, 1, 63),
-        "strideH": r(instr, "strideH", p.strideH, 1, 63),
-        "filterW": r(instr, "filterW", p.filterW, 1, 255),
-        "filterH": r(instr, "filterH", p.filterH, 1, 255),
-        "dilationW": r(instr, "dilationFilterW", p.dilationFilterW, 1, 255),
-        "dilationH": r(instr, "dilationFilterH", p.dilationFilterH, 1, 255),
-        "jumpStride": r(instr, "jumpStride", p.jumpStride, 1, 127),
-        "repeatMode": r(instr, "repeatMode", p.repeatMode, 0, 1),
-        "repeatTime": r(instr, "repeatTime", p.repeatTime, 1, 255),
-        "cSize": r(instr, "cSize", p.cSize, 0, 1),
+        "c1Index": r("c1Index", p.c1Index, 0, 4095),
+        "fetchFilterW": r("fetchFilterW", p.fetchFilterW, 0, 254),
+        "fetchFilterH": r("fetchFilterH", p.fetchFilterH, 0, 254),
+        "leftTopW": r("leftTopW", p.leftTopW, -255, 32767),
+        "leftTopH": r("leftTopH", p.leftTopH, -255, 32767),
+        "strideW": r("strideW", p.strideW, 1, 63, cpp_rejects("CheckLoadData3dParams")),
+        "strideH": r("strideH", p.strideH, 1, 63, cpp_rejects("CheckLoadData3dParams")),
+        "filterW": r("filterW", p.filterW, 1, 255),
+        "filterH": r("filterH", p.filterH, 1, 255),
+        "dilationW": r("dilationFilterW", p.dilationFilterW, 1, 255),
+        "dilationH": r("dilationFilterH", p.dilationFilterH, 1, 255),
+        "jumpStride": r("jumpStride", p.jumpStride, 1, 127),
+        "repeatMode": r("repeatMode", p.repeatMode, 0, 1),
+        "repeatTime": r("repeatTime", p.repeatTime, 1, 255),
+        "cSize": r("cSize", p.cSize, 0, 1),
     }
     for name, lim in (("fetchFilterW", v["filterW"]), ("fetchFilterH", v["filterH"])):
         if v[name] >= lim:
-            raise ParamRangeError(f"{instr}: {name} must be < the filter size {lim}, but got {v[name]}")
+            raise ParamRangeError(with_basis(
+                f"{instr}: {name} must be < the filter size {lim}, but got {v[name]}",
+                doc_forbids(f"LoadData_3D.md 表3 {name}: the start position inside the filter", "L13")))
     if v["cSize"] and v["c1Index"]:
-        raise ParamRangeError(f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), "
-                              f"but got {v['c1Index']}")
+        raise ParamRangeError(with_basis(
+            f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), but got {v['c1Index']}",
+            doc_forbids("LoadData_3D.md 表3 cSize: a 4-channel-aligned map, one packed group", "L13")))
     _tensor_checks(instr, dst, src, align=False)
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
-        raise ParamRangeError(f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}")
+        raise ParamRangeError(with_basis(
+            f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}",
+            doc_forbids("LoadData_3D.md 表3 l1H/l1W ∈ [1, 32767]", "L3")))
     # The first window must fit the padded width; past it the walk has no defined start (ascsim's v1
     # reading, docs/divergences.md L13).
     last_w = fm.l1W - 1 + fm.padList[1] - (v["filterW"] - 1) * v["dilationW"]
     if v["leftTopW"] > last_w:
-        raise ParamRangeError(
+        raise ParamRangeError(with_basis(
             f"{instr}: leftTopW must leave the dilated filter inside the padded width "
-            f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}")
+            f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}",
+            doc_forbids("LoadData_3D.md 表3 leftTopW: the window starts inside the padded map", "L13")))
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
     commit = None
     if fm_w is not None or pad_w is not None:

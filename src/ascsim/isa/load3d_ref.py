@@ -98,12 +98,18 @@ def ref_load3d_v2(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
                   kStartPt: int, mStartPt: int, strideW: int, strideH: int, filterW: int, filterH: int,
                   dilationW: int, dilationH: int, filterSizeW: bool, filterSizeH: bool, enTranspose: bool,
                   pad_value, repeat: tuple[int, int, int] = (0, 1, 0), dst_stride_reg: int = 0,
-                  dst_init: np.ndarray | None = None) -> np.ndarray:
+                  dst_init: np.ndarray | None = None, fMatrixCtrl: bool = False,
+                  fmatrix_banks: dict | None = None) -> np.ndarray:
     """The destination element array after one Load3D v2 (also v2Pro / BitMode with the same fields).
 
     `repeat` = the repeat register (repeatStride, repeatTime, repeatMode); `dst_stride_reg` = the 950
     repeat register's dstStride (0 = not set); `dst_init` = the destination elements before the call.
+    `fmatrix_banks` = {"left": (l1H, l1W, padList), "right": ...}, the FMATRIX registers: when given, the
+    feature-map geometry comes from the bank fMatrixCtrl names (LoadData_3D.md 表4 fMatrixCtrl: "true：
+    从右矩阵中获取FeatureMap的属性描述; false：从左矩阵中获取"), not from l1H / l1W / padList.
     """
+    if fmatrix_banks is not None:
+        l1H, l1W, padList = fmatrix_banks["right" if fMatrixCtrl else "left"]
     chip_p = get_chip(chip)
     dt = get_dtype(dtype)
     mem = memory_of(dst_mem)

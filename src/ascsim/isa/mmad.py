@@ -22,11 +22,14 @@ With the bias overload the bias TPosition decides the source (C2 -> true, CO1 ->
 
 Choices ascsim makes where the docs leave a gap (each is reported in `docs/divergences.md` by the lead):
 - Arithmetic. Integers: exact int64 products and sums, then the initial value is added and the result
-  saturates to the C type ("对于整数类型只有饱和模式", Mmad.md 约束说明). Floats: every element is decoded
-  exactly (`ascsim.dtypes.decode`), products and the sum (with the initial value) are formed in float64
-  and rounded once to the C type (round-to-nearest-even; IEEE inf/nan, i.e. the non-saturating CTRL[48]
-  mode). The hardware's internal accumulation order/width is undocumented, so results can differ from
-  silicon in the last float32 ulp for long K. HF32 mode is not modelled.
+  saturates to the C type ("对于整数类型只有饱和模式", Mmad.md 约束说明) — bit-exact. Floats depend on
+  `Core(mmad_accumulate=...)` (docs/mmad.md "How exact is float Mmad"; divergences M2, M7):
+  "float64" (default): every element is decoded exactly (`ascsim.dtypes.decode`), products and the sum
+  (with the initial value) are formed in float64 and rounded once to the C type (round-to-nearest-even;
+  IEEE inf/nan, the non-saturating CTRL[48] mode); "float32": starting from the initial value, the
+  products of k = 0, 1, ... are added one by one in float32 (each product and each sum rounded to
+  nearest even), like a float32 reference matmul that accumulates in K order. The hardware's own order
+  and width are undocumented: neither mode is claimed bit-exact against silicon. HF32 is not modelled.
 - Only the valid m x n region of C is written; the padding rows/columns of partial fractals keep their
   bytes (CONCEPTS §9 Q33).
 - GEMV (m == 1, unless disableGemv on 950): A is read as k contiguous elements (GEMV.md 特性约束 1);
@@ -55,7 +58,7 @@ from ..errors import HazardError, ParamRangeError, UnsupportedError
 from ..layouts import R0, align, grid, nz_offset, zn_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import MmadParams
-from ..plan import ExecReport, byte_end, frozen_offsets, report_hazards
+from ..plan import ExecReport, basis_on, byte_end, frozen_offsets, report_hazards
 
 INSTR = "Mmad"
 MAX_MNK = 4095
@@ -197,56 +200,98 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a.astype(np.int64) @ b.astype(np.int64)
 
 
+def accumulate_f32(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
+    """C = init + A·B summed in float32 in K order: acc = fl32(acc + fl32(a[:, k] * b[k, :])) for
+    k = 0, 1, ...
+    (`Core(mmad_accumulate="float32")`). `a`, `b` hold exactly decoded values (float64); a product of two
+    float32 values is exact in float64, so fl32 of it is the float32 product."""
+    m, n = a.shape[0], b.shape[1]
+    acc = np.zeros((m, n), np.float32) if init is None else np.array(init, dtype=np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for kk in range(a.shape[1]):
+            acc += (a[:, kk, None] * b[None, kk, :]).astype(np.float32)
+    return acc
+
+
+def reference_accumulate_f32(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
+    """Slow reference of `accumulate_f32`: one element at a time, float32 scalars."""
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.zeros((m, n), np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(m):
+            for j in range(n):
+                acc = np.float32(0.0 if init is None else init[i, j])
+                for kk in range(k):
+                    acc = np.float32(acc + np.float32(a[i, kk] * b[kk, j]))
+                out[i, j] = acc
+    return out
+
+
 # -- validation ------------------------------------------------------------------------------------------
 
 
 def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams, bias: LocalTensor | None):
     chip = core.chip
+    cxx = "the C++ API rejects this: CheckMmadParamsCommon"
     r = checks.in_range
-    m, n, k = (r(INSTR, name, getattr(p, name), 0, MAX_MNK) for name in ("m", "n", "k"))
-    is_bias = checks.flag(INSTR, "isBias", p.isBias)
-    init_val = checks.flag(INSTR, "cmatrixInitVal", p.cmatrixInitVal)
-    source = checks.flag(INSTR, "cmatrixSource", p.cmatrixSource)
-    k_align = checks.flag(INSTR, "kDirectionAlign", p.kDirectionAlign)
-    disable_gemv = checks.flag(INSTR, "disableGemv", p.disableGemv)
+    m, n, k = (basis_on(lambda name=name: r(INSTR, name, getattr(p, name), 0, MAX_MNK), cxx)
+               for name in ("m", "n", "k"))
+
+    def flag(name: str) -> bool:  # MmadParams bool fields
+        return basis_on(lambda: checks.flag(INSTR, name, getattr(p, name)),
+                          "the C++ API rejects this: bool field")
+
+    is_bias, init_val, source = flag("isBias"), flag("cmatrixInitVal"), flag("cmatrixSource")
+    k_align, disable_gemv = flag("kDirectionAlign"), flag("disableGemv")
     for name in ("enSsparse", "enWinogradA", "enWinogradB"):
-        checks.flag(INSTR, name, getattr(p, name))  # ignored on A2 and later (Mmad.md 表4)
-    unit = r(INSTR, "unitFlag", p.unitFlag, 0, 3)
+        flag(name)  # ignored on A2 and later (Mmad.md 表4)
+    unit = basis_on(lambda: r(INSTR, "unitFlag", p.unitFlag, 0, 3), cxx)
+    doc4 = "the doc page forbids this: Mmad.md 表4; ascsim reading: divergence M8"
     if unit == 1:
-        raise ParamRangeError(f"{INSTR}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1")
+        raise ParamRangeError(f"{INSTR}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1 ({cxx})")
     if unit and chip.key not in _UNITFLAG:
-        raise UnsupportedError(f"{INSTR}: unitFlag must be 0 on {chip.name} (Mmad.md 表4), but got {unit}")
+        raise UnsupportedError(f"{INSTR}: unitFlag must be 0 on {chip.name} (Mmad.md 表4), but got {unit} "
+                               f"({doc4})")
     if k_align and chip.key not in _KALIGN_TRUE:
         raise UnsupportedError(f"{INSTR}: kDirectionAlign must be false on {chip.name} (Mmad.md 表4), "
-                               "but got True")
+                               f"but got True ({doc4})")
     if disable_gemv and chip.key != "ascend950":
-        raise UnsupportedError(f"{INSTR}: disableGemv exists on Ascend 950 only (Mmad.md 表4), but got True "
-                               f"on {chip.name}")
+        raise UnsupportedError(f"{INSTR}: disableGemv exists on Ascend 950 only (Mmad.md 表4), but got "
+                               f"True on {chip.name} (the C++ API rejects this: MmadParams has disableGemv "
+                               "only for __NPU_ARCH__ 3510)")
 
-    checks.position(INSTR, "dst (C)", c, ("L0C",))
-    checks.position(INSTR, "fm (A)", a, ("L0A",))
-    checks.position(INSTR, "filter (B)", b, ("L0B",))
-    chip.check_combo("Mmad", (a.dtype.name, b.dtype.name, c.dtype.name), instr=INSTR)
-    checks.aligned(INSTR, "dst (C)", c, 1024)
-    checks.aligned(INSTR, "fm (A)", a, 512)
-    checks.aligned(INSTR, "filter (B)", b, 512)
+    pos = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorPhyPosition"
+    basis_on(lambda: checks.position(INSTR, "dst (C)", c, ("L0C",)), pos)
+    basis_on(lambda: checks.position(INSTR, "fm (A)", a, ("L0A",)), pos)
+    basis_on(lambda: checks.position(INSTR, "filter (B)", b, ("L0B",)), pos)
+    basis_on(lambda: chip.check_combo("Mmad", (a.dtype.name, b.dtype.name, c.dtype.name), instr=INSTR),
+                "the doc page forbids this: Mmad.md 表5-表8 数据类型; ascsim reading: divergence M8")
+    align = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorAlignment"
+    basis_on(lambda: checks.aligned(INSTR, "dst (C)", c, 1024), align)
+    basis_on(lambda: checks.aligned(INSTR, "fm (A)", a, 512), align)
+    basis_on(lambda: checks.aligned(INSTR, "filter (B)", b, 512), align)
 
     init_val = init_val and not is_bias  # the C++ API sends cmatrixInitVal && !isBias
     if bias is not None:
-        checks.position(INSTR, "bias", bias, ("BT", "L0C"))
+        basis_on(lambda: checks.position(INSTR, "bias", bias, ("BT", "L0C")),
+                    "the C++ API rejects this: CheckTensorPhyPosition<L0C, BIAS>")
         if a.dtype.name in _NO_BIAS_FORM:
             raise UnsupportedError(f"{INSTR}: bias with {a.dtype.name} operands is not supported on "
-                                   f"{chip.name} (no bias row in Mmad.md 表8)")
+                                   f"{chip.name} (no bias row in Mmad.md 表8) (the doc page forbids this: "
+                                   "Mmad.md 表8; ascsim reading: divergence M8)")
         if bias.dtype != c.dtype:
-            raise UnsupportedError(f"{INSTR}: bias dtype must equal the dst dtype {c.dtype.name} "
-                                   f"(Mmad.md 表6/表8), but got {bias.dtype.name}")
+            raise UnsupportedError(f"{INSTR}: bias dtype must equal the dst dtype {c.dtype.name} (Mmad.md "
+                                   f"表6/表8), but got {bias.dtype.name} (the doc page forbids this: "
+                                   "Mmad.md 表6/表8; ascsim reading: divergence M8)")
         source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
         if source:
-            chip.check("Mmad", bias.dtype.name, "C2", "CO1", instr=INSTR)
-            checks.aligned(INSTR, "bias (BT)", bias, 64)
+            doc = "the doc page forbids this: Mmad.md 表3/表6; ascsim reading: divergence M8"
+            basis_on(lambda: chip.check("Mmad", bias.dtype.name, "C2", "CO1", instr=INSTR), doc)
+            basis_on(lambda: checks.aligned(INSTR, "bias (BT)", bias, 64), doc)
     if source and not init_val and chip.key not in _CSOURCE_TRUE:
         raise UnsupportedError(f"{INSTR}: cmatrixSource must be false on {chip.name} (Mmad.md 表4), "
-                               "but got True")
+                               f"but got True ({doc4})")
     gemv = m == 1 and not disable_gemv
     return m, n, k, init_val, source, k_align and a.dtype.name == "float", gemv
 
@@ -281,12 +326,22 @@ def mmad(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParam
                   f"0x{bias.offset:x} is not read")
     if accumulate:
         bytes_read += m * n * c.dtype.bits // 8
-    prod = _matmul(av, bv)
-    written = write_c(core, c, prod, m, n, accumulate, bias_row, hz)  # strict hazards raise before writing
+    notes = []
+    if core.mmad_accumulate == "float32" and c.dtype.kind == "float":
+        init = read_c(core, c, m, n, hz) if accumulate else None
+        if bias_row is not None:
+            init = np.broadcast_to(bias_row[None, :], (m, n))
+        total = accumulate_f32(av, bv, init)  # K order in float32 (divergence M7)
+        written = write_c(core, c, total, m, n, False, None, hz)
+        notes.append("M7")
+    else:
+        prod = _matmul(av, bv)
+        # strict hazards raise before writing
+        written = write_c(core, c, prod, m, n, accumulate, bias_row, hz)
     report_hazards(hz, False)
-    return ExecReport(INSTR, bytes_written=written, bytes_read=bytes_read, hazards=hz)
+    return ExecReport(INSTR, bytes_written=written, bytes_read=bytes_read, hazards=hz, notes=notes)
 
 
-__all__ = ["mmad", "read_a", "read_b", "read_c", "write_c", "round_to", "a_offsets", "b_offsets", "c_offsets",
-           "check_extent"]
+__all__ = ["mmad", "accumulate_f32", "reference_accumulate_f32", "read_a", "read_b", "read_c", "write_c",
+           "round_to", "a_offsets", "b_offsets", "c_offsets", "check_extent"]
 

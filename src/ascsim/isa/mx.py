@@ -21,7 +21,15 @@ import numpy as np
 from .. import checks
 from ..core import Core
 from ..dtypes import decode
-from ..errors import HazardWarning, ParamRangeError, UnsupportedError
+from ..errors import (
+    HazardWarning,
+    NotImplementedFeature,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    with_basis,
+)
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
@@ -81,19 +89,24 @@ def mx_tensor(core: Core, t: LocalTensor) -> LocalTensor:
 
 def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor) -> None:
     t, u = src.dtype.name, dst.dtype.name
+    # dav_3510 LoadData2DL12L0ACal [srcMx]: static_assert on (U, T); srcMx is a LocalTensor<fp8_e8m0_t>
+    sa = cpp_rejects("static_assert in dav_3510 LoadData2DL12L0ACal [LoadData2DMxParams]")
     if t not in T_TYPES:
-        raise UnsupportedError(f"{instr}: src dtype T must be one of {', '.join(T_TYPES)} (doc: "
-                               f"LoadData_2D_MX.md 表1), but got {t}")
+        raise UnsupportedError(with_basis(f"{instr}: src dtype T must be one of {', '.join(T_TYPES)} (doc: "
+                                          f"LoadData_2D_MX.md 表1), but got {t}", sa))
     allowed = (t, MX_TAG[t]) if t in MX_TAG else (t,)
     if u not in allowed:
-        raise UnsupportedError(f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (U = T, "
-                               f"or the mx_ tag of an fp8 T: LoadData_2D_MX.md / seed 003 表1), but got {u}")
+        raise UnsupportedError(with_basis(
+            f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (U = T, or the mx_ tag of an "
+            f"fp8 T: LoadData_2D_MX.md / seed 003 表1), but got {u}", sa))
     if src_mx.dtype.name != "fp8_e8m0_t":
-        raise UnsupportedError(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got {src_mx.dtype.name}")
-    checks.position(instr, "srcMx", src_mx, ("L1",))
-    checks.position(instr, "dst", dst, ("L0A", "L0B"))
+        raise UnsupportedError(with_basis(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got "
+                                          f"{src_mx.dtype.name}",
+                                          cpp_rejects("LocalTensor<fp8_e8m0_t> srcMx")))
+    checks.position(instr, "srcMx", src_mx, ("L1",), checks.PHYSICAL_POSITION)
+    checks.position(instr, "dst", dst, ("L0A", "L0B"), checks.PHYSICAL_POSITION)
     core.chip.check("Load2DMX", "fp8_e8m0_t", "L1", dst.memory.name + "_MX", instr=instr)
-    checks.aligned(instr, "srcMx (L1)", src_mx, 32)
+    checks.aligned(instr, "srcMx (L1)", src_mx, 32, checks.ALIGNMENT)
 
 
 def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
@@ -107,14 +120,14 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
     instr = "Load2DMX"
     core.chip.check("Load2DMX", instr=instr)
     _check_types(core, instr, dst, src, src_mx)
-    r = checks.in_range
+    f = checks.field  # kernel_struct_mm.h LoadData2DMxParams member types
     spec = MxScaleSpec(
-        r(instr, "xStartPosition", mx_params.xStartPosition, 0, 65535),
-        r(instr, "yStartPosition", mx_params.yStartPosition, 0, 65535),
-        r(instr, "xStep", mx_params.xStep, 0, 255),
-        r(instr, "yStep", mx_params.yStep, 0, 255),
-        r(instr, "srcStride", mx_params.srcStride, 0, 65535),
-        r(instr, "dstStride", mx_params.dstStride, 0, 65535),
+        f(instr, "xStartPosition", mx_params.xStartPosition, 16, ctype="uint16_t"),
+        f(instr, "yStartPosition", mx_params.yStartPosition, 16, ctype="uint16_t"),
+        f(instr, "xStep", mx_params.xStep, 8, ctype="uint8_t"),
+        f(instr, "yStep", mx_params.yStep, 8, ctype="uint8_t"),
+        f(instr, "srcStride", mx_params.srcStride, 16, ctype="uint16_t"),
+        f(instr, "dstStride", mx_params.dstStride, 16, ctype="uint16_t"),
     )
     data_plan = prepare_v2(core, instr, "Load2DMX", dst, src, params.as_dict(), src_dtype_name=src.dtype.name)
     mx_dst = mx_tensor(core, dst)
@@ -165,39 +178,47 @@ def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: 
     """
     instr = INSTR_MMX
     core.chip.check("MmadMx", instr=instr)
-    r = checks.in_range
-    m, n, k = (r(instr, name, getattr(params, name), 0, 4095) for name in ("m", "n", "k"))
+    common = cpp_rejects("CheckMmadParamsCommon")  # MmadMxImpl -> CheckMmadTensorCommon / CheckMmadParams
+    m, n, k = (checks.in_range(instr, name, getattr(params, name), 0, 4095, common)
+               for name in ("m", "n", "k"))
     is_bias = checks.flag(instr, "isBias", params.isBias)
     init = checks.flag(instr, "cmatrixInitVal", params.cmatrixInitVal) and not is_bias
     source = checks.flag(instr, "cmatrixSource", params.cmatrixSource)
     no_gemv = checks.flag(instr, "disableGemv", params.disableGemv)
     for name in ("enSsparse", "enWinogradA", "enWinogradB", "kDirectionAlign"):
         checks.flag(instr, name, getattr(params, name))  # no effect on an Nz A / Zn B (cf. Mmad)
-    if r(instr, "unitFlag", params.unitFlag, 0, 3) == 1:
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1")
-    checks.position(instr, "dst", c, ("L0C",))
-    checks.position(instr, "fm", a, ("L0A",))
-    checks.position(instr, "filter", b, ("L0B",))
+    if checks.in_range(instr, "unitFlag", params.unitFlag, 0, 3, common) == 1:
+        raise ParamRangeError(with_basis(f"{instr}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1",
+                                         common))
+    checks.position(instr, "dst", c, ("L0C",), checks.PHYSICAL_POSITION)
+    checks.position(instr, "fm", a, ("L0A",), checks.PHYSICAL_POSITION)
+    checks.position(instr, "filter", b, ("L0B",), checks.PHYSICAL_POSITION)
     ta, tb = (PLAIN.get(t.dtype.name, t.dtype.name) for t in (a, b))
     core.chip.check_combo("MmadMx", (ta, tb, c.dtype.name), instr=instr)
-    checks.aligned(instr, "dst (L0C)", c, 1024)
+    checks.aligned(instr, "dst (L0C)", c, 1024, checks.ALIGNMENT)
     for what, t in (("fm (L0A)", a), ("filter (L0B)", b)):  # "fp4场景512字节对齐, fp8场景1024字节对齐"
-        checks.aligned(instr, what, t, 512 if t.dtype.is_4bit else 1024)
+        checks.aligned(instr, what, t, 512 if t.dtype.is_4bit else 1024,
+                       doc_forbids("MmadMx.md 约束说明: fp4场景512字节对齐, fp8场景1024字节对齐", "L26"))
     if bias is not None:
-        checks.position(instr, "bias", bias, ("BT", "L0C"))
+        checks.position(instr, "bias", bias, ("BT", "L0C"),
+                        cpp_rejects("ASCENDC_ASSERT in MmadMxImpl [bias]"))
         if bias.dtype.name != "float":
-            raise UnsupportedError(f"{instr}: bias dtype must be float (MmadMx.md 表3), "
-                                   f"but got {bias.dtype.name}")
+            raise UnsupportedError(with_basis(f"{instr}: bias dtype must be float (MmadMx.md 表3), "
+                                              f"but got {bias.dtype.name}",
+                                              doc_forbids("MmadMx.md 表3", "L26")))
         source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
         if source:
-            checks.aligned(instr, "bias (BT)", bias, 64)
+            checks.aligned(instr, "bias (BT)", bias, 64,
+                           doc_forbids("MmadMx.md 约束说明: bias 64字节对齐", "L26"))
     if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时...视为NOP"
         return ExecReport(instr)
     if k % 64:
-        raise ParamRangeError(f"{instr}: k must be a multiple of 64 (MmadMx.md 约束说明), but got {k}")
+        raise ParamRangeError(with_basis(f"{instr}: k must be a multiple of 64 (MmadMx.md 约束说明), but "
+                                         f"got {k}", doc_forbids("MmadMx.md 约束说明: k 64对齐", "X3")))
     if m == 1 and not no_gemv:
-        raise UnsupportedError(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is undocumented and "
-                               f"not modelled; set disableGemv=true (m=1 with a 16-row Nz A), but got m={m}")
+        raise NotImplementedFeature(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is "
+                                    f"undocumented and not modelled; set disableGemv=true (m=1 with a 16-row "
+                                    f"Nz A), but got m={m} (divergence X5)")
     hz: list[str] = []
     av = read_a(core, a, m, k, hazards=hz, instr=instr)
     bv = read_b(core, b, k, n, hazards=hz, instr=instr)

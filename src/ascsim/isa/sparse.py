@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import checks
 from ..core import Core
-from ..errors import ParamRangeError, UnsupportedError
+from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, with_basis
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
@@ -184,22 +184,29 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
     and ignored; ifTranspose=true is rejected ("不支持转置功能").
     """
     core.chip.check(LOAD, instr=LOAD)
-    checks.position(LOAD, "dst", dst, ("L0B",))
-    checks.position(LOAD, "src", src, ("L1",))
-    checks.position(LOAD, "idx", idx, ("L1",))
+    # LoadDataWithSparseImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
+    # CheckTensorAlignment and enable_if<int8_t / uint8_t> — by memory: idx may be tagged A1 or B1 (P1)
+    checks.position(LOAD, "dst", dst, ("L0B",), checks.PHYSICAL_POSITION)
+    checks.position(LOAD, "src", src, ("L1",), checks.PHYSICAL_POSITION)
+    checks.position(LOAD, "idx", idx, ("L1",), checks.PHYSICAL_POSITION)
     for what, t, want in (("dst", dst, "int8_t"), ("src", src, "int8_t"), ("idx", idx, "uint8_t")):
         if t.dtype.name != want:
-            raise UnsupportedError(f"{LOAD}: {what} dtype must be {want}, but got {t.dtype.name}")
+            raise UnsupportedError(with_basis(
+                f"{LOAD}: {what} dtype must be {want}, but got {t.dtype.name}",
+                cpp_rejects("enable_if int8_t / uint8_t on LoadDataWithSparse")))
     core.chip.check(LOAD, "int8_t", "L1", "L0B", instr=LOAD)
     core.chip.check(LOAD, "uint8_t", "L1", "SPARSE_IDX", instr=LOAD)
-    start = checks.in_range(LOAD, "startIndex", params.startIndex, 0, 65535)
-    rep = checks.in_range(LOAD, "repeatTimes", params.repeatTimes, 0, 255)
+    start = checks.field(LOAD, "startIndex", params.startIndex, 16, ctype="uint16_t")
+    rep = checks.field(LOAD, "repeatTimes", params.repeatTimes, 8, ctype="uint8_t")
     if checks.flag(LOAD, "ifTranspose", params.ifTranspose):
-        raise UnsupportedError(f"{LOAD}: ifTranspose must be false (LoadDataWithSparse.md 约束说明: "
-                               "不支持转置功能), but got True")
-    checks.aligned(LOAD, "dst (L0B)", dst, 512)
-    checks.aligned(LOAD, "src (L1)", src, 32)
-    checks.aligned(LOAD, "idx (L1)", idx, 32)
+        # the C++ API never passes ifTranspose to load_cbuf_to_cb_sp; the doc forbids it (divergence D9)
+        raise UnsupportedError(with_basis(
+            f"{LOAD}: ifTranspose must be false (LoadDataWithSparse.md 约束说明: 不支持转置功能), but got "
+            "True",
+            doc_forbids("LoadDataWithSparse.md 约束说明: 不支持转置功能", "D9")))
+    checks.aligned(LOAD, "dst (L0B)", dst, 512, checks.ALIGNMENT)
+    checks.aligned(LOAD, "src (L1)", src, 32, checks.ALIGNMENT)
+    checks.aligned(LOAD, "idx (L1)", idx, 32, checks.ALIGNMENT)
     if rep == 0:
         return ExecReport(LOAD)  # doc: repeatTimes = 0 is a NOP
     data_plan, idx_plan = plan_sparse_load(SparseLoadSpec(start, rep))
@@ -242,31 +249,38 @@ def _check_mmad(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: M
     """Validate everything (MmadWithSparse.md 表4/表5/约束说明). Returns m, n, k and the effective
     (cmatrixInitVal and not isBias, cmatrixSource)."""
     core.chip.check(MMAD, instr=MMAD)
-    checks.position(MMAD, "dst (C)", c, ("L0C",))
-    checks.position(MMAD, "fm (A)", a, ("L0A",))
-    checks.position(MMAD, "filter (B)", b, ("L0B",))
+    # MmadSpImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
+    # CheckTensorAlignment, CheckMmadParamsCommon and enable_if<int32_t / int8_t>
+    checks.position(MMAD, "dst (C)", c, ("L0C",), checks.PHYSICAL_POSITION)
+    checks.position(MMAD, "fm (A)", a, ("L0A",), checks.PHYSICAL_POSITION)
+    checks.position(MMAD, "filter (B)", b, ("L0B",), checks.PHYSICAL_POSITION)
     for what, t, want in (("dst (C)", c, "int32_t"), ("fm (A)", a, "int8_t"), ("filter (B)", b, "int8_t")):
         if t.dtype.name != want:
-            raise UnsupportedError(f"{MMAD}: {what} dtype must be {want} (MmadWithSparse.md 表6), "
-                                   f"but got {t.dtype.name}")
+            raise UnsupportedError(with_basis(f"{MMAD}: {what} dtype must be {want} (MmadWithSparse.md 表6), "
+                                              f"but got {t.dtype.name}",
+                                              cpp_rejects("enable_if int32_t / int8_t on MmadWithSparse")))
     core.chip.check_combo(MMAD, (a.dtype.name, b.dtype.name, c.dtype.name), instr=MMAD)
-    m = checks.in_range(MMAD, "m", p.m, 0, 4095)
-    n = checks.in_range(MMAD, "n", p.n, 0, 4095)
-    k = checks.in_range(MMAD, "k", p.k, 0, 4095)
+    common = cpp_rejects("CheckMmadParamsCommon")
+    m = checks.in_range(MMAD, "m", p.m, 0, 4095, common)
+    n = checks.in_range(MMAD, "n", p.n, 0, 4095, common)
+    k = checks.in_range(MMAD, "k", p.k, 0, 4095, common)
     if checks.flag(MMAD, "kDirectionAlign", p.kDirectionAlign):
-        raise UnsupportedError(f"{MMAD}: kDirectionAlign must be false (MmadWithSparse.md 表5: "
-                               "不支持配置为true), but got True")
-    unit = checks.in_range(MMAD, "unitFlag", p.unitFlag, 0, 3)
+        # mad_sp takes no kDirectionAlign (dav_c220 MmadSpCal); the doc forbids true (divergence D9)
+        raise UnsupportedError(with_basis(f"{MMAD}: kDirectionAlign must be false (MmadWithSparse.md 表5: "
+                                          "不支持配置为true), but got True",
+                                          doc_forbids("MmadWithSparse.md 表5 kDirectionAlign", "D9")))
+    unit = checks.in_range(MMAD, "unitFlag", p.unitFlag, 0, 3, common)
     if unit == 1:
-        raise ParamRangeError(f"{MMAD}: unitFlag must be 0, 2 or 3 (MmadWithSparse.md 表5), but got 1")
+        raise ParamRangeError(with_basis(
+            f"{MMAD}: unitFlag must be 0, 2 or 3 (MmadWithSparse.md 表5), but got 1", common))
     # fmOffset, enSsparse, enWinogradA/B: unused on A2 and later ("不做处理", 表5), ignored. disableGemv is a
     # 950 field and MmadWithSparse never enters GEMV, so it is ignored too.
     init_val = checks.flag(MMAD, "cmatrixInitVal", p.cmatrixInitVal)
     source = checks.flag(MMAD, "cmatrixSource", p.cmatrixSource)
     is_bias = checks.flag(MMAD, "isBias", p.isBias)
-    checks.aligned(MMAD, "dst (C)", c, 1024)
-    checks.aligned(MMAD, "fm (A)", a, 512)
-    checks.aligned(MMAD, "filter (B)", b, 512)
+    checks.aligned(MMAD, "dst (C)", c, 1024, checks.ALIGNMENT)
+    checks.aligned(MMAD, "fm (A)", a, 512, checks.ALIGNMENT)
+    checks.aligned(MMAD, "filter (B)", b, 512, checks.ALIGNMENT)
     return m, n, k, init_val and not is_bias, source  # the C++ API sends cmatrixInitVal && !isBias
 
 
@@ -298,7 +312,8 @@ def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor,
         byte = idx_t.offset + int(index_byte_offset(bad_kd, bad_n, n))
         raise ParamRangeError(
             f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, but "
-            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?)")
+            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?) "
+            f"({doc_forbids('LoadDataWithSparse.md: 索引必须在{0,1,2}范围内', 'S6')})")
     bias_row = None
     accumulate = not init_val and not source
     if not init_val and source:

@@ -16,7 +16,12 @@ Iteration i (0-based) reads source fractal F_j and writes destination fractal D_
   D_j = i*(dstGap + 1) + j*(dstFracGap + 1)                        (dstFracGap has no effect for b16)
 with "-" when addrMode is true (decrement, 表3 控制地址更新方式). repeatTimes = 0 is a NOP (V1; V2's
 表4 range is [1, 255]). b32 in V2 also takes 2 fractals per iteration (CONCEPTS §9 Q21; 表4 says 4).
-Overlapping destination fractals raise OverlapError (约束说明 makes them the developer's error).
+Overlapping destination fractals ("开发者需要保证目的操作数转置后的分形没有重叠") are executed in program
+order — iteration by iteration, fractal by fractal, later writes win, as the hardware iterates — with a
+HazardWarning naming the colliding writes (strict: HazardError; divergence T9).
+
+Positions are physical memories (divergence P2): the source is any L1 tensor (A1 or B1 — template libraries
+tag every L1 buffer A1), the destination L0A or L0B; which dtypes each destination takes is the chip's.
 
 `load_data_with_transpose` validates (cached per static call shape), builds a cached element-level
 `Plan` (provenance for explain/draw; `ascsim.plan.execute` runs it to the same bytes) and executes it
@@ -34,10 +39,10 @@ import numpy as np
 
 from .. import checks
 from ..chips import get_chip
-from ..errors import OverlapError, ParamRangeError, UnsupportedError
+from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
 from ..memory import LocalTensor
 from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
-from ..plan import ExecReport, Plan, check_plan
+from ..plan import ExecReport, Plan, check_plan, report_hazards
 
 INSTR = "LoadDataWithTranspose"
 U16 = 65535
@@ -98,40 +103,45 @@ def _run_start(f: np.ndarray) -> int | None:
 # -- validation ---------------------------------------------------------------------------------------
 
 
-def _check_positions(chip, v2: bool, dtype: str, bits: int, src_pos: str, dst_pos: str,
-                     src_mem: str, dst_mem: str) -> None:
-    """TPositions, path and dtype per chip (doc: LoadDataWithTranspose.md 表2, 数据类型; seed 002 表1/2)."""
-    if src_pos not in ("A1", "B1"):
-        raise UnsupportedError(f"{INSTR}: src must be a LocalTensor in TPosition A1 or B1 (L1), "
-                               f"but got TPosition {src_pos} ({src_mem})")
-    if dst_pos not in ("A2", "B2"):
-        raise UnsupportedError(f"{INSTR}: dst must be a LocalTensor in TPosition A2 or B2 (L0A/L0B), "
-                               f"but got TPosition {dst_pos} ({dst_mem})")
+def _check_memories(src: LocalTensor, dst: LocalTensor) -> None:
+    """The source is L1, the destination L0A or L0B — by memory, not TPosition tag: the C++ API checks the
+    physical memory only (CheckLoadDataWithTranspose: CheckTensorPhyPosition), so the seed's "B1->B2" (950,
+    int4b_t) reads as L1->L0B and an int4 load from an L1 tensor tagged A1 is legal (divergence P2)."""
+    if src.memory.name != "L1":
+        raise UnsupportedError(with_basis(f"{INSTR}: src must be a LocalTensor in TPosition A1 or B1 (L1), "
+                                          f"but got TPosition {src.position} ({src.memory.name})",
+                                          checks.PHYSICAL_POSITION))
+    if dst.memory.name not in ("L0A", "L0B"):
+        raise UnsupportedError(with_basis(f"{INSTR}: dst must be a LocalTensor in TPosition A2 or B2 "
+                                          f"(L0A/L0B), but got TPosition {dst.position} ({dst.memory.name})",
+                                          checks.PHYSICAL_POSITION))
+
+
+def _check_positions(chip, v2: bool, dtype: str, src_mem: str, dst_mem: str) -> None:
+    """Path and dtype per chip (doc: LoadDataWithTranspose.md 表2, 数据类型; seed 002 表1/2)."""
     if v2:
         chip.check("LoadDataWithTransposeV2", dtype, src_mem, dst_mem, instr=INSTR)
     chip.check("LoadDataWithTranspose", dtype, src_mem, dst_mem, instr=INSTR)
-    # seed 002 表2: on the Atlas 350 the src TPosition is B1; 表1: int4b_t only on the B1->B2 path.
-    if (chip.key == "ascend950" or bits == 4) and src_pos != "B1":
-        why = "on " + chip.name if bits != 4 else "for int4b_t"
-        raise UnsupportedError(f"{INSTR}: src TPosition must be B1 {why} (path B1->B2), but got {src_pos}")
 
 
 def _walk(v2: bool, fields: tuple, bits: int) -> TransposeSpec | None:
     """Range-check the struct fields and turn them into a fractal walk; None = NOP."""
     n_f = GEOMETRY[bits][0]
     r = checks.in_range
+    f = checks.field  # kernel_struct_mm.h LoadData2dTransposeParams[V2] member types
     if v2:
         start, rep, stride, dst_gap, dst_frac_gap, src_frac_gap, addr_mode = fields
-        src_frac_gap = r(INSTR, "srcFracGap", src_frac_gap, 0, U16)
-        rep = r(INSTR, "repeatTimes", rep, 1, 255)  # 表4: [1, 255]
+        src_frac_gap = f(INSTR, "srcFracGap", src_frac_gap, 16, ctype="uint16_t")
+        rep = r(INSTR, "repeatTimes", rep, 1, 255,  # 表4: [1, 255]
+                doc_forbids("LoadDataWithTranspose.md 表4 repeatTimes ∈ [1, 255]", "T6"))
     else:
         start, rep, stride, dst_gap, dst_frac_gap, addr_mode = fields
         src_frac_gap = 0
-        rep = r(INSTR, "repeatTimes", rep, 0, 255)  # 表3: [0, 255], 0 = NOP
-    start = r(INSTR, "startIndex", start, 0, U16)
-    stride = r(INSTR, "srcStride", stride, 0, U16)
-    dst_gap = r(INSTR, "dstGap", dst_gap, 0, U16)
-    dst_frac_gap = r(INSTR, "dstFracGap", dst_frac_gap, 0, U16)
+        rep = f(INSTR, "repeatTimes", rep, 8, ctype="uint8_t")  # 表3: [0, 255], 0 = NOP
+    start = f(INSTR, "startIndex", start, 16, ctype="uint16_t")
+    stride = f(INSTR, "srcStride", stride, 16, ctype="uint16_t")
+    dst_gap = f(INSTR, "dstGap", dst_gap, 16, ctype="uint16_t")
+    dst_frac_gap = f(INSTR, "dstFracGap", dst_frac_gap, 16, ctype="uint16_t")
     dec = checks.flag(INSTR, "addrMode", addr_mode)
     if rep == 0:
         return None
@@ -140,39 +150,41 @@ def _walk(v2: bool, fields: tuple, bits: int) -> TransposeSpec | None:
         raise ParamRangeError(
             f"{INSTR}: addrMode=true (decrement) walks the source to {unit} startIndex - "
             f"(repeatTimes-1)*srcStride = {start} - {rep - 1}*{stride} = {start - (rep - 1) * stride}; "
-            f"it must stay >= 0")
+            f"it must stay >= 0 ({hw_cannot('a source fractal below the tensor start')})")
     unit = 1 if v2 else n_f  # V1 counts squares of n_f fractals, V2 counts fractals (表3 / 表4)
     if n_f == 1:  # b16: one fractal per iteration, the intra-iteration gaps have no effect (表3, 表4)
         src_frac_gap = dst_frac_gap = 0
-    spec = TransposeSpec(bits, rep, start * unit, (-stride if dec else stride) * unit, src_frac_gap + 1,
+    return TransposeSpec(bits, rep, start * unit, (-stride if dec else stride) * unit, src_frac_gap + 1,
                          dst_gap + 1, dst_frac_gap + 1)
-    _check_overlap(spec, n_f)
-    return spec
 
 
-def _check_overlap(spec: TransposeSpec, n_f: int) -> None:
-    """约束说明: "开发者需要保证目的操作数转置后的分形没有重叠" — ascsim rejects overlapping outputs."""
+def overlap_hazard(spec: TransposeSpec) -> str | None:
+    """约束说明: "开发者需要保证目的操作数转置后的分形没有重叠". The hardware simply writes in program order,
+    so ascsim does too (later writes win) and reports the collisions (divergence T9); None without any."""
+    n_f = GEOMETRY[spec.bits][0]
     _, dst_f = spec.fractals()
     flat = dst_f.ravel()
     uniq, counts = np.unique(flat, return_counts=True)
     if uniq.size == flat.size:
-        return
-    f = int(uniq[counts > 1][0])
-    (i0, j0), (i1, j1) = [divmod(int(k), n_f) for k in np.flatnonzero(flat == f)[:2]]
-    raise OverlapError(
-        f"{INSTR}: dstGap={spec.dst_step - 1} with dstFracGap={spec.dst_frac_step - 1} must keep the "
-        f"transposed destination fractals apart, but fractal {f} is written by iteration {i0} fractal {j0} "
-        f"and by iteration {i1} fractal {j1} (约束说明: outputs must not overlap; e.g. dstGap >= {n_f - 1} "
-        f"with dstFracGap = 0)")
+        return None
+    dup = uniq[counts > 1]
+    f = int(dup[0])
+    writers = [divmod(int(k), n_f) for k in np.flatnonzero(flat == f)]
+    who = " and ".join(f"iteration {i} fractal {j}" for i, j in writers)
+    return (f"{INSTR}: dstGap={spec.dst_step - 1} with dstFracGap={spec.dst_frac_step - 1} writes "
+            f"{int(dup.size)} destination fractal(s) more than once: fractal {f} by {who}; executed in "
+            f"program order, the last write wins (约束说明: 开发者需要保证目的操作数转置后的分形没有重叠; "
+            f"e.g. dstGap >= {n_f - 1} with dstFracGap = 0 keeps them apart; docs/divergences.md T9)")
 
 
 @lru_cache(maxsize=4096)
-def _prepare(v2: bool, fields: tuple, dtype: str, bits: int, chip_key: str, src_pos: str, dst_pos: str,
-             src_mem: str, dst_mem: str) -> Plan | None:
-    """Everything that depends only on the call's static shape, cached: checks, then the plan."""
-    _check_positions(get_chip(chip_key), v2, dtype, bits, src_pos, dst_pos, src_mem, dst_mem)
+def _prepare(v2: bool, fields: tuple, dtype: str, bits: int, chip_key: str, src_mem: str, dst_mem: str
+             ) -> tuple[Plan | None, str | None]:
+    """Everything that depends only on the call's static shape, cached: checks, then the plan and the
+    overlap hazard to report on every call."""
+    _check_positions(get_chip(chip_key), v2, dtype, src_mem, dst_mem)
     spec = _walk(v2, fields, bits)
-    return None if spec is None else plan_transpose(spec)
+    return (None, None) if spec is None else (plan_transpose(spec), overlap_hazard(spec))
 
 
 def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
@@ -192,28 +204,34 @@ def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
         fields = (params.startIndex, params.repeatTimes, params.srcStride, params.dstGap, params.dstFracGap,
                   params.srcFracGap, params.addrMode)
     else:
-        raise UnsupportedError(f"{INSTR}: loadDataParams must be LoadData2dTransposeParams or "
-                               f"LoadData2dTransposeParamsV2, but got {tp.__name__}")
+        raise UnsupportedError(with_basis(
+            f"{INSTR}: loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2, but "
+            f"got {tp.__name__}", cpp_rejects(f"no LoadDataWithTranspose overload takes {tp.__name__}")))
     dt = dst.dtype
     if src.dtype is not dt and src.dtype != dt:
-        raise UnsupportedError(f"{INSTR}: dst and src must have the same dtype, but got {dt.name} and "
-                               f"{src.dtype.name}")
+        checks.same_dtype(INSTR, dst, src)
+    if src.memory.name != "L1" or dst.memory.name not in ("L0A", "L0B"):
+        _check_memories(src, dst)
     try:
-        plan = _prepare(v2, fields, dt.name, dt.bits, core.chip.key, src.position, dst.position,
-                        src.memory.name, dst.memory.name)
+        plan, hazard = _prepare(v2, fields, dt.name, dt.bits, core.chip.key, src.memory.name, dst.memory.name)
     except TypeError:  # an unhashable field value (e.g. a list): let the range check name it
         _walk(v2, fields, dt.bits)
         raise
     if dst.offset & 511:
-        checks.aligned(INSTR, "dst (L0)", dst, 512)
+        checks.aligned(INSTR, "dst (L0)", dst, 512, checks.ALIGNMENT)
     if src.offset & 31:
-        checks.aligned(INSTR, "src (L1)", src, 32)
+        checks.aligned(INSTR, "src (L1)", src, 32, checks.ALIGNMENT)
     if plan is None:
         return ExecReport(INSTR)
+    hazards = [hazard] if hazard else []
+    report_hazards(hazards, core.strict)  # strict: HazardError before any write
     # SetLoadDataBoundary applies to LoadData (卷积数据搬运) only (SetLoadDataBoundary.md), so no boundary.
     report = run_squares(plan, dst, src, core.strict)
     report.notes += [row for row, on in (("T1", not v2 and dt.bits == 16 and (fields[0] or fields[2] != 1)),
                                          ("T3", fields[-1] == 1)) if on]  # b16 square units; addrMode down
+    if hazard:
+        report.hazards.insert(0, hazard)
+        report.notes.append("T9")
     return report
 
 
@@ -230,6 +248,10 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
     hazards = check_plan(plan, dst, src, strict)  # bounds + hazards, before any write
     info = plan.info
     src_f, dst_f = info["src_fractals"], info["dst_fractals"]
+    # overlapping outputs drop overwritten elements from the plan, not the reads the hardware makes
+    src_end = (int(src_f.max()) + 1) * 512
+    if src_end > plan.src_end:
+        src.memory.check_range(src.offset, src_end, f"{plan.instr}: source")
     r, n_f = src_f.shape
     n = r * n_f * 512
     s0, d0 = info["src_run"], info["dst_run"]
@@ -237,14 +259,19 @@ def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = F
         s0 = src.offset + 512 * s0
         blocks = src.memory.data[s0 : s0 + n].reshape(r, n_f, 512)
     else:
-        blocks = src.memory.data[src.offset : src.offset + plan.src_end].reshape(-1, 512)[src_f]
+        blocks = src.memory.data[src.offset : src.offset + src_end].reshape(-1, 512)[src_f]
     if d0 is not None:
         d0 = dst.offset + 512 * d0
         _store_squares(plan.bits, blocks, dst.memory.data[d0 : d0 + n].reshape(r, n_f, 512))
     else:
         tmp = np.empty((r, n_f, 512), dtype=np.uint8)
         _store_squares(plan.bits, blocks, tmp)
-        dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)[dst_f] = tmp
+        flat = dst_f.ravel()
+        # program order (divergence T9): of several writes to one fractal keep the last (numpy does not
+        # promise an order for repeated indices in one assignment)
+        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]
+        region = dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)
+        region[flat[last]] = tmp.reshape(-1, 512)[last]
     return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan).on(dst, src)
 
 

@@ -8,16 +8,23 @@ from .copy import (
     CFG_NZ,
     CFG_ROW_MAJOR,
     CO2Layout,
+    DataCopyCO12DstParams,
+    DataCopyExtParams,
+    DataCopyPadExtParams,
     DataCopyParams,
     Dn2NzParams,
     FixpipeConfig,
     FixpipeParamsArch3510,
+    FixpipeParamsC310,
+    FixpipeParamsM300,
     FixpipeParamsV220,
     Nd2NzParams,
     Nz2DnParams,
     Nz2NdParams,
+    PaddingMode,
     QuantMode_t,
 )
+from .fill import InitConstValueParams
 from .load2d import (
     Load2DBitModeParam,
     LoadData2DMxParams,
@@ -40,6 +47,9 @@ from .load3d import (
 )
 from .mmad import MmadParams
 
+#: `using LoadData2dParams = struct LoadData2DParams;` (asc-devkit kernel_struct_mm.h)
+LoadData2dParams = LoadData2DParams
+
 __all__ = [
     "BITMODE_FIELDS", "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
@@ -48,5 +58,7 @@ __all__ = [
     "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2", "LoadData2DMxParams", "Load2DBitModeParam",
     "CFG_COLUMN_MAJOR", "CFG_NZ", "CFG_ROW_MAJOR", "CO2Layout", "DataCopyParams", "Dn2NzParams",
     "FixpipeConfig", "FixpipeParamsArch3510", "FixpipeParamsV220", "Nd2NzParams", "Nz2DnParams",
-    "Nz2NdParams", "QuantMode_t",
+    "Nz2NdParams", "QuantMode_t", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyCO12DstParams",
+    "PaddingMode",
+    "FixpipeParamsC310", "FixpipeParamsM300", "InitConstValueParams", "LoadData2dParams",
 ]

@@ -1,4 +1,4 @@
-"""GM-side copy parameter structs: DataCopy GM->L1 (plain, ND2NZ, DN2NZ) and Fixpipe L0C->GM.
+"""GM-side copy parameter structs: DataCopy GM->L1 (plain, ND2NZ, DN2NZ), L1->BT/FB, DataCopyPad and Fixpipe.
 
 Names and field order follow the doc tables (CONCEPTS §8):
 - `DataCopyParams`: M/矩阵计算的搬入/DataCopy（GMToL1高维切分数据搬运）.md 表3. The C++ members are
@@ -7,7 +7,13 @@ Names and field order follow the doc tables (CONCEPTS §8):
 - `Nd2NzParams`: DataCopy（GMToL1随路转换-ND2NZ搬运）.md 表3; `Dn2NzParams`: …DN2NZ搬运）.md 表3.
 - `FixpipeParamsV220` (arch 2201) and `FixpipeParamsArch3510` (950) with `Nz2NdParams` / `Nz2DnParams`,
   `QuantMode_t`, `CO2Layout`, `FixpipeConfig`: M/矩阵计算的搬出/Fixpipe（L0C到GM数据搬运）.md 表1/表3/表4.
-  Field order = the doc table order.
+  Field order = the C++ constructor order (kernel_struct_fixpipe.h: nSize, mSize, srcStride, dstStride,
+  reluEn, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride, unitFlag, isChannelSplit for V220;
+  FixpipeParamsArch3510's constructor takes the first four). `FixpipeParamsArch3510[CO2Layout.X]` and
+  `FixpipeParamsC310[CO2Layout.X]` spell the C++ template argument: the struct with `params` preset to the
+  TransformParams of that format.
+- `DataCopyExtParams` / `DataCopyPadExtParams` / `PaddingMode`: DataCopyPad（GMToL1非对齐数据搬运）.md 表1/3/4
+  (kernel_struct_data_copy.h field order).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ..errors import ParamRangeError
 from .load3d import _Struct
 
 
@@ -124,21 +131,26 @@ CFG_COLUMN_MAJOR = FixpipeConfig(CO2Layout.COLUMN_MAJOR)
 
 @dataclass
 class FixpipeParamsV220(_Struct):
-    """Fixpipe L0C->GM, arch 2201 (表4). srcStride in C0_Size (16 L0C elements); dstStride in 32 B (NZ2NZ)
-    or elements (NZ2ND); srcNdStride in 16*C0_Size; dstNdStride in elements."""
+    """Fixpipe L0C->GM/L1, arch 2201 (表4). srcStride in C0_Size (16 L0C elements); dstStride in 32 B
+    (NZ2NZ) or elements (NZ2ND); srcNdStride in 16*C0_Size; dstNdStride in elements. Positional order =
+    the C++ constructors (kernel_struct_fixpipe.h)."""
 
     nSize: int = 0
     mSize: int = 0
     srcStride: int = 0
     dstStride: int = 0
+    reluEn: bool = False
     quantPre: QuantMode_t = QuantMode_t.NoQuant
     deqScalar: int = 0
-    reluEn: bool = False
-    unitFlag: int = 0
-    isChannelSplit: bool = False
     ndNum: int = 1
     srcNdStride: int = 0
     dstNdStride: int = 0
+    unitFlag: int = 0
+    isChannelSplit: bool = False
+
+
+#: FixpipeParamsM300 / M310 are aliases of the V220 struct in C++ (kernel_struct_fixpipe.h).
+FixpipeParamsM300 = FixpipeParamsV220
 
 
 @dataclass
@@ -177,3 +189,85 @@ class FixpipeParamsArch3510(_Struct):
     dualDstCtrl: int = 0
     subBlockId: int = 0
     isChannelSplit: bool = False
+
+    def __class_getitem__(cls, fmt: CO2Layout):  # noqa: D105 - C++ FixpipeParamsArch3510<format>
+        return _templated(cls, fmt)
+
+
+def _templated(cls: type, fmt: object):
+    """`Struct[CO2Layout.X]`: a constructor for `cls` whose `params` defaults to the TransformParams of
+    format X (Nz2NdParams for ROW_MAJOR, Nz2DnParams for COLUMN_MAJOR, none for NZ), like the C++
+    template `FixpipeParamsArch3510<format>`."""
+    try:
+        layout = CO2Layout[fmt] if isinstance(fmt, str) else CO2Layout(fmt)
+    except (KeyError, ValueError):
+        raise ParamRangeError(f"{cls.__name__}[format]: format must be a CO2Layout (NZ, ROW_MAJOR, "
+                              f"COLUMN_MAJOR), but got {fmt!r} (the C++ API rejects this: enum class "
+                              "CO2Layout)") from None
+    sub = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(layout)
+
+    def make(*args, **kw):
+        if sub is not None and len(args) < 9 and "params" not in kw:
+            kw["params"] = sub()
+        return cls(*args, **kw)
+
+    make.__name__ = f"{cls.__name__}<{layout.name}>"
+    return make
+
+
+@dataclass
+class FixpipeParamsC310(FixpipeParamsArch3510):
+    """`FixpipeParamsC310<format>`: the C++ subclass of FixpipeParamsArch3510 with the same fields and the
+    (nSize, mSize, srcStride, dstStride) constructor (kernel_struct_fixpipe.h); ascsim treats it as
+    FixpipeParamsArch3510."""
+
+
+@dataclass
+class DataCopyCO12DstParams(_Struct):
+    """`DataCopy(dst, src, DataCopyCO12DstParams)` CO1 -> GM / L1 (DataCopy（L0C到GM数据搬运）.md 表3).
+    Positional
+    order = the C++ constructor (nSize, mSize, dstStride, srcStride, quantPre, reluPre, channelSplit,
+    nz2ndEn); sid, unitFlag, clipReluPre, eltWiseOp by keyword. Units as FixpipeParamsV220."""
+
+    nSize: int = 0
+    mSize: int = 0
+    dstStride: int = 0
+    srcStride: int = 0
+    quantPre: QuantMode_t = QuantMode_t.NoQuant
+    reluPre: int = 0
+    channelSplit: bool = False
+    nz2ndEn: bool = False
+    sid: int = 0
+    unitFlag: int = 0
+    clipReluPre: int = 0
+    eltWiseOp: int = 0
+
+
+class PaddingMode(IntEnum):
+    """DataCopyPad template argument `mode` (DataCopyPad（GMToL1非对齐数据搬运）.md 表1)."""
+
+    Normal = 0
+    Compact = 1
+
+
+@dataclass
+class DataCopyExtParams(_Struct):
+    """DataCopyPad blocks (表3): blockLen and srcStride (end-to-start gap, may be negative) in bytes,
+    dstStride (gap) in 32-B blocks; rsv reserved."""
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+    rsv: int = 0
+
+
+@dataclass
+class DataCopyPadExtParams(_Struct):
+    """DataCopyPad padding (表4): isPad (false = the pad register's previous value), left/right padding in
+    elements (at most 32 B each), paddingValue (a T value or `ascsim.Bits`)."""
+
+    isPad: bool = False
+    leftPadding: int = 0
+    rightPadding: int = 0
+    paddingValue: float = 0

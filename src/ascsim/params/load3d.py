@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..errors import ParamRangeError
+from ..errors import ParamRangeError, cpp_rejects, hw_cannot
 
 
 def _key_of(v: object) -> object:
@@ -35,6 +35,17 @@ def _key_of(v: object) -> object:
     raise TypeError(f"no cache key for {t.__name__}")
 
 
+class _Key(tuple):
+    """A params key: a tuple that computes its hash once (it sits inside every cache key of a call)."""
+
+    def __hash__(self) -> int:
+        d = self.__dict__
+        h = d.get("h")
+        if h is None:
+            h = d["h"] = tuple.__hash__(self)
+        return h
+
+
 class _Struct:
     """Base of the dataclass structs: C++-like mutable fields plus a cached, flat cache key."""
 
@@ -46,24 +57,23 @@ class _Struct:
         """Flat, hashable snapshot of the field values (the bits the hardware would see); None when a
         field holds a value no key can represent (the call is then validated uncached).
 
-        Cached on the struct: an assignment clears it; list fields (padList), which can change in place,
-        are read afresh on every call (so the key may be unhashable: callers catch TypeError)."""
+        Cached on the struct (the same key object comes back until a field changes, so cache lookups
+        compare it by identity): an assignment clears it; list fields (padList), which can change in
+        place, are compared with the snapshot on every call."""
         d = self.__dict__
         k = d.get("_k")
-        if k is None:
-            try:
-                scal = tuple([_key_of(v) if v.__class__ is not list else None for n, v in d.items()
-                              if n != "_k"])
-            except TypeError:
-                return None
-            lists = tuple(n for n, v in d.items() if v.__class__ is list)
-            k = d["_k"] = (scal, lists)
-        scal, lists = k
-        if not lists:
-            return scal
-        # list items enter as they are (the lookup treats an unhashable item as "validate uncached");
-        # items that compare equal validate to the same ints
-        return scal + tuple([tuple(d[n]) for n in lists])
+        if k is not None:
+            key, lists, snap = k
+            if not lists or [d[n] for n in lists] == snap:
+                return key
+        try:
+            items = [(n, _key_of(v)) for n, v in d.items() if n != "_k"]
+        except TypeError:
+            return None
+        lists = tuple(n for n, v in d.items() if v.__class__ is list)
+        key = _Key(v for _, v in items)
+        d["_k"] = (key, lists, [list(d[n]) for n in lists])
+        return key
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
@@ -139,7 +149,7 @@ def _field(word: int, lo: int, width: int, value: int, name: str, owner: str) ->
     value = int(value)
     if not 0 <= value < (1 << width):
         raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
-                              f"but got {value}")
+                              f"but got {value} ({hw_cannot(f'{width}-bit field')})")
     mask = ((1 << width) - 1) << lo
     return (word & ~mask) | (value << lo)
 
@@ -160,7 +170,8 @@ class _ConfigWords(_Struct):
     def _set_words(self, config0: int, config1: int) -> None:
         for name, v in (("config0", config0), ("config1", config1)):
             if not 0 <= int(v) <= _U64:
-                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v}")
+                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v} "
+                                      f"({cpp_rejects('uint64_t field')})")
         self.config0, self.config1 = int(config0), int(config1)
 
     def set(self, name: str, value: int) -> None:
@@ -179,6 +190,12 @@ class _ConfigWords(_Struct):
 
     def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
         return self.config1
+
+    def SetConfig0(self, config0: int) -> None:  # noqa: N802 - C++ spelling (kernel_operator_mm_bitmode_intf.h)
+        self._set_words(config0, self.config1)
+
+    def SetConfig1(self, config1: int) -> None:  # noqa: N802 - C++ spelling
+        self._set_words(self.config0, config1)
 
     def key(self) -> tuple:
         return (self.config0, self.config1)
@@ -349,7 +366,8 @@ class SetFMatrixBitModeParams(_Struct):
             self.SetPadList(src.padList)
         elif src is not None:
             if not 0 <= int(src) <= _U64:
-                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src}")
+                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src} "
+                                      f"({cpp_rejects('uint64_t field')})")
             self.config0 = int(src)
 
     def _set(self, name: str, value: int) -> None:
@@ -370,7 +388,7 @@ class SetFMatrixBitModeParams(_Struct):
         pads = list(pads)
         if len(pads) != 4:
             raise ParamRangeError(f"SetFMatrixBitModeParams: padList must have 4 entries [left, right, top, "
-                                  f"bottom], but got {pads!r}")
+                                  f"bottom], but got {pads!r} ({cpp_rejects('padList is uint8_t[4]')})")
         for i, v in enumerate(pads):
             self._set(f"padList{i}", v)
 

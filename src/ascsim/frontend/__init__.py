@@ -1,0 +1,26 @@
+"""The C++ front-end: run an Ascend C kernel's cube path from its source (docs/cpp_frontend.md).
+
+Layers: `source` (preprocessing, locations) -> `syntax` (tree-sitter) -> `program` (declarations) ->
+`interp` (the subset of C++ a cube kernel uses) -> `api` (the one table binding C++ calls to
+`ascsim.ascendc`) -> `kernel` (`load_kernel`, runs) -> `emit` (traced run -> scenario, scenario -> kernel).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# loaded on first use (PEP 562): `ascsim --help` builds its parser from `frontend.options` alone
+_WHERE = {"FrontendError": "source", "Input": "kernel", "Kernel": "kernel", "KernelRun": "kernel",
+          "Output": "kernel", "load_kernel": "kernel", "parse_gm": "kernel"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'ascsim.frontend' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+    globals()[name] = value
+    return value

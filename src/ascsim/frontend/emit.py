@@ -1,0 +1,276 @@
+"""Traced kernel run -> scenario file, and scenario -> complete kernel file (the C++ round trip).
+
+`scenario_text(run, name)`: every instruction and register setter the kernel executed becomes a scenario
+step, in order, with its arguments as they were at the call. Tensors: the views the calls used are
+grouped by (memory, TPosition, element type); each group becomes one scenario tensor spanning the views
+(on-chip: at its address; GM: its own buffer, initialised with the GM bytes the kernel started with,
+covering every byte the calls read), and each argument refers to its group with an element index.
+Limits (docs/cpp_frontend.md): a GM region written through one element type and read back through another
+is two scenario tensors; scalar SetValue writes and the companion calls without a scenario step are
+refused with NotImplementedFeature.
+
+`scenario_kernel(sc)`: the `ascsim cpp` statements of every step wrapped in a kernel: one entry whose
+GM_ADDR parameters are the scenario's GM tensors, LocalTensors at the addresses the scenario gives them.
+Running it through the front-end reproduces `ascsim run` of the scenario byte for byte
+(tests/test_frontend_roundtrip.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import NotImplementedFeature
+from ..memory import LocalTensor
+from ..sync import call_accesses
+from .kernel import KernelRun
+
+_TENSOR_KEYS = ("dst", "src", "src_mx", "idx", "a", "b", "c", "bias")
+
+
+@dataclasses.dataclass
+class _Group:
+    name: str
+    mem: str
+    position: str
+    dtype: Any
+    start: int
+    end: int
+
+
+def _key(t: LocalTensor, run: KernelRun) -> tuple:
+    """Views of one memory, TPosition and element type share a scenario tensor; in GM, also of one kernel
+    parameter's buffer."""
+    buf = run.gm.buffer_at(t.offset) if t.position == "GM" else None
+    return (t.memory.name, t.position, t.dtype.name, buf.name if buf is not None else "")
+
+
+def _groups(run: KernelRun) -> dict[tuple, _Group]:
+    groups: dict[tuple, _Group] = {}
+    used: set[str] = set()
+    for call in run.trace:
+        if call.name == "SetValue":
+            raise NotImplementedFeature(
+                f"{call.loc}: SetValue writes a scalar the scenario format cannot "
+                "express; --emit-scenario refuses kernels that use it"
+            )
+        if call.step is None:
+            raise NotImplementedFeature(f"{call.loc}: {call.name} in this form has no scenario step yet")
+        for k in _TENSOR_KEYS:
+            t = call.step.get(k)
+            if not isinstance(t, LocalTensor):
+                continue
+            root = call.roots.get(id(t), "") or k
+            lo, hi = t.offset, t.offset + t.nbytes
+            if t.position == "GM" and call.report is not None:  # extend over what the call really read
+                for a in call_accesses(call.report, [], [t]):
+                    hi = max(hi, a.end)
+            g = groups.get(_key(t, run))
+            if g is None:
+                name = _unique(root, used)
+                groups[_key(t, run)] = _Group(name, t.memory.name, t.position, t.dtype, lo, hi)
+            else:
+                g.start, g.end = min(g.start, lo), max(g.end, hi)
+    return groups
+
+
+def _unique(base: str, used: set[str]) -> str:
+    base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in base) or "t"
+    name, i = base, 2
+    while name in used:
+        name, i = f"{base}_{i}", i + 1
+    used.add(name)
+    return name
+
+
+def _ref(t: LocalTensor, g: _Group) -> Any:
+    index = (t.offset - g.start) * 8 // t.dtype.bits
+    return g.name if index == 0 else {"tensor": g.name, "index": index}
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, Enum):
+        return v.name if not isinstance(v.value, str) else v.value
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return _struct(v)
+    if isinstance(v, (list, tuple)):
+        return [_value(x) for x in v]
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    return v
+
+
+def _struct(p: Any) -> dict:
+    """A params struct as a scenario table {type = ..., field = value, ...}."""
+    d: dict[str, Any] = {"type": type(p).__name__}
+    if hasattr(p, "FIELDS") or type(p).__name__ == "SetFMatrixBitModeParams":
+        d["config0"] = p.config0
+        if hasattr(p, "config1"):
+            d["config1"] = p.config1
+        if hasattr(p, "ifTranspose"):
+            d["ifTranspose"] = bool(p.ifTranspose)
+        return d
+    for f in dataclasses.fields(p):
+        v = getattr(p, f.name)
+        if v is None:
+            continue
+        d[f.name] = _value(v)
+    return d
+
+
+def scenario_data(run: KernelRun, data_dir: Path, rel: str) -> dict:
+    """The scenario of a traced run as a dict (GM initial bytes written to `data_dir`, referred to as
+    `rel/<name>.bin`)."""
+    groups = _groups(run)
+    tensors: dict[str, dict] = {}
+    written: set[str] = set()
+    for g in groups.values():
+        length = max(1, (g.end - g.start) * 8 // g.dtype.bits)
+        spec: dict[str, Any] = {"position": g.position, "dtype": g.dtype.name, "length": length}
+        if g.mem == "GM":
+            data_dir.mkdir(parents=True, exist_ok=True)
+            nbytes = (length * g.dtype.bits + 7) // 8
+            (data_dir / f"{g.name}.bin").write_bytes(run.gm.initial[g.start : g.start + nbytes].tobytes())
+            spec["init"] = {"raw": f"{rel}/{g.name}.bin"}
+        else:
+            spec["offset"] = g.start
+        tensors[g.name] = spec
+    steps = []
+    for call in run.trace:
+        s: dict[str, Any] = {}
+        for k, v in call.step.items():
+            if isinstance(v, LocalTensor):
+                g = groups[_key(v, run)]
+                s[k] = _ref(v, g)
+                if k in ("dst", "c") and g.mem == "GM":
+                    written.add(g.name)
+            elif k in ("params", "mx_params"):
+                s[k] = _struct(v) if not isinstance(v, (int, float)) else v
+            else:
+                s[k] = _value(v)
+        s["note"] = f"{call.loc.short} {call.name}"
+        steps.append(s)
+    tpl = run.template.items()
+    return {
+        "description": f"traced from {run.entry} ({', '.join(f'{k}={_tv(v)}' for k, v in tpl)})"
+        if run.template
+        else f"traced from {run.entry}",
+        "chip": run.core.chip.key,
+        "tensors": tensors,
+        "steps": steps,
+        "save": {n: f"{n}.npy" for n in sorted(written)},
+    }
+
+
+def _tv(v: Any) -> str:
+    return str(getattr(v, "v", getattr(v, "name", v)))
+
+
+def write_scenario(run: KernelRun, path: str | Path) -> Path:
+    """Write the traced run as a TOML scenario (GM inputs in `<stem>_data/`)."""
+    path = Path(path)
+    data_dir = path.parent / f"{path.stem}_data"
+    doc = scenario_data(run, data_dir, data_dir.name)
+    path.write_text(to_toml(doc), encoding="utf-8")
+    return path
+
+
+# -- a minimal TOML writer for the scenario schema -------------------------------------------------------
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key_str(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise NotImplementedFeature(f"--emit-scenario: cannot write {v!r} to TOML")
+
+
+def _key_str(k: str) -> str:
+    return k if k.replace("_", "").isalnum() else _toml_value(k)
+
+
+def to_toml(doc: dict) -> str:
+    out = [
+        f"# {doc['description']}",
+        f"description = {_toml_value(doc['description'])}",
+        f"chip = {_toml_value(doc['chip'])}",
+        "",
+    ]
+    for name, spec in doc["tensors"].items():
+        out.append(f"[tensors.{name}]")
+        out += [f"{k} = {_toml_value(v)}" for k, v in spec.items()]
+        out.append("")
+    for s in doc["steps"]:
+        out.append("[[steps]]")
+        out += [f"{_key_str(k)} = {_toml_value(v)}" for k, v in s.items()]
+        out.append("")
+    if doc["save"]:
+        out.append("[save]")
+        out += [f"{k} = {_toml_value(v)}" for k, v in doc["save"].items()]
+    return "\n".join(out) + "\n"
+
+
+# -- scenario -> kernel -----------------------------------------------------------------------------------
+
+
+def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
+    """A complete kernel running the scenario's steps (the `ascsim cpp` statements) — for the round trip
+    and for pasting into a real kernel."""
+    from ..cpp import step_to_cpp
+    from ..scenario import build
+
+    run = build(sc)
+    gm = [n for n, t in sc.tensors.items() if t.position == "GM"]
+    seeded = [n for n, t in sc.tensors.items() if t.position != "GM" and t.init is not None]
+    params = ", ".join(f"GM_ADDR {n}_addr" for n in gm) or "void"
+    lines = [
+        f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
+        f"// chip: {sc.chip}; GM parameters: {', '.join(f'{n}_addr' for n in gm) or 'none'} (bind with --gm "
+        "NAME=FILE); a scenario's steps run one after another, hence a PipeBarrier<PIPE_ALL> after each",
+        *(
+            [f"// on-chip tensors with initial data (Kernel.run(preload=...)): {', '.join(seeded)}"]
+            if seeded
+            else []
+        ),
+        f'extern "C" __global__ __aicore__ void {entry}({params})',
+        "{",
+    ]
+    for n, spec in sc.tensors.items():
+        t = run.tensors[n]
+        ty = spec.dtype.name
+        if spec.position == "GM":
+            lines.append(f"    AscendC::GlobalTensor<{ty}> {n};")
+            lines.append(f"    {n}.SetGlobalBuffer((__gm__ {ty}*){n}_addr, {spec.length});")
+        else:
+            lines.append(
+                f"    AscendC::LocalTensor<{ty}> {n}(AscendC::TPosition::{spec.position}, {t.offset}, "
+                f"{spec.length});"
+            )
+    for i, step in enumerate(sc.steps):
+        lines.append(f"    // [{i}] {step.call}")
+        lines.append("    {")
+        lines += [f"        {ln}" for ln in step_to_cpp(sc, i).splitlines()]
+        lines.append("    }")
+        lines.append("    AscendC::PipeBarrier<PIPE_ALL>();")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,666 @@
+"""Fixpipe: L0C -> GM / L1 with format conversion (NZ2ND, NZ2NZ, NZ2DN), quantisation, ReLU and atomic add;
+the DataCopy form of the same move (DataCopyCO12DstParams, reading the Fixpipe registers); the Fixpipe
+register setters (SetFixpipeNz2ndFlag, SetFixpipePreQuantFlag, SetFixPipeConfig).
+
+Geometry (doc: Fixpipe（L0C到GM数据搬运）.md 表3/表4; 矩阵搬出关键特性说明/NZ2ND.md, NZ2NZ.md, NZ2DN.md,
+Int8-Channel-Merge.md). L0C holds Nz with 16x16 fractals; C[m][n] of NZ matrix h sits at
+    h*srcMat + (n//16)*srcStride*16 + m*srcRow + n%16     (srcRow = 16, or srcNzC0Stride*16 for NZ2DN)
+and goes to
+    ND: h*dstMat + m*dstStride + n    DN: h*dstMat + n*dstStride + m
+    NZ: (n//w)*dstStride + m*w + n%w  with w = 16, or w = 32 for 8-bit destinations (Int8 Channel Merge:
+        pairs of 16-column fractals merge into 16x32 ones; an odd last 16 columns stay 16 wide)
+for m < mSize, n < nSize. Units: srcNdStride is 16*C0_Size (one 16x16 fractal, 256 elements) in
+FixpipeParamsV220 (表4) and C0_SIZE (16 elements) in Nz2NdParams of FixpipeParamsArch3510 (表3) — CONCEPTS
+§9 Q34, the struct's own table is taken as the most specific text. NZ2NZ dstStride is 32 B (V220) or
+elements (Arch3510).
+
+Values: every element goes through `ascsim.isa.quant.convert` (quantPre, reluEn); see that module for the
+numerics. With SetAtomicAdd<T> active, a GM destination receives old + new (divergences C20).
+
+Registers (core.regs): the C++ API writes ND_PARA (ROW_MAJOR), QUANT_PRE (scalar modes) and, for the
+cbufWorkspace overloads, copies the quant vector from L1 to the Fixpipe Buffer at address 0 and points FPC
+at it (impl dav_c220/kernel_operator_fixpipe_v2_impl.h CopyDeqTensorToFbuf); ascsim does the same, so a
+later `DataCopy(gm, l0c, DataCopyCO12DstParams)` sees what a kernel would see.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from .. import checks
+from ..core import Core
+from ..dtypes import DType, get_dtype
+from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
+from ..layouts import cdiv
+from ..memory import LocalTensor
+from ..params import (
+    CFG_ROW_MAJOR,
+    CO2Layout,
+    DataCopyCO12DstParams,
+    FixpipeConfig,
+    FixpipeParamsArch3510,
+    FixpipeParamsV220,
+    Nz2DnParams,
+    Nz2NdParams,
+    QuantMode_t,
+)
+from ..plan import ExecReport, Plan, basis_on, check_plan, doc_conflict, report_hazards, user_stacklevel
+from . import quant
+
+U32 = 2**32 - 1
+INSTR = "Fixpipe"
+CXX = "the C++ API rejects this: {}"
+#: doc-only Fixpipe / DataCopy CO1 rules ascsim keeps as refusals (divergence C25)
+DOC = "the doc page forbids this: {}; ascsim reading: divergence C25"
+# columns per workspace chunk (GenFixpipeTiling: 256 on 2201, 1024 on 3510)
+FB_QUANT_LIMIT = {"ascend950": 1024}
+
+
+# ==================================================================================================
+# Geometry
+# ==================================================================================================
+
+
+@dataclass(frozen=True)
+class FixpipeSpec:
+    """Effective Fixpipe geometry in elements (src: L0C elements, dst: destination elements)."""
+
+    layout: str  # "ND" | "NZ" | "DN"
+    m: int
+    n: int
+    num: int
+    src_mat: int
+    src_col: int  # between 16-column blocks
+    src_row: int  # between rows inside a block
+    dst_mat: int
+    dst_stride: int  # ND / DN: row length; NZ: between column blocks
+    merged: int = 0  # NZ with 8-bit dst: the first `merged` columns form 16x32 fractals (Int8 Channel Merge)
+
+    def dst_last(self) -> int:
+        if self.layout == "ND":
+            return (self.num - 1) * self.dst_mat + (self.m - 1) * self.dst_stride + self.n - 1
+        if self.layout == "DN":
+            return (self.num - 1) * self.dst_mat + (self.n - 1) * self.dst_stride + self.m - 1
+        return int(_nz_dst(np.array(self.m - 1), np.array(self.n - 1), self).max())
+
+
+def _nz_dst(m: np.ndarray, n: np.ndarray, s: FixpipeSpec) -> np.ndarray:
+    """NZ destination offset; 8-bit outputs merge pairs of 16-column fractals (Int8-Channel-Merge.md)."""
+    if not s.merged:
+        return m * 16 + (n // 16) * s.dst_stride + n % 16
+    w = np.where(n < s.merged, 32, 16)
+    block = np.where(n < s.merged, n // 32, s.merged // 32)
+    return block * s.dst_stride + m * w + n % w
+
+
+@lru_cache(maxsize=256)
+def plan_fixpipe(spec: FixpipeSpec) -> Plan:
+    """dst / src offsets (destination elements / L0C elements) of every moved element, in (h, m, n) order."""
+    h = np.arange(spec.num)[:, None, None]
+    m = np.arange(spec.m)[None, :, None]
+    n = np.arange(spec.n)[None, None, :]
+    src = h * spec.src_mat + (n // 16) * spec.src_col + m * spec.src_row + n % 16
+    if spec.layout == "ND":
+        dst = h * spec.dst_mat + m * spec.dst_stride + n
+    elif spec.layout == "DN":
+        dst = h * spec.dst_mat + n * spec.dst_stride + m
+    else:
+        dst = _nz_dst(m, n, spec)
+    shape = (spec.num, spec.m, spec.n)
+    dst = np.broadcast_to(dst, shape)
+    overlap = bool(np.unique(dst).size != dst.size)
+    return Plan.build(INSTR, 32, dst, np.broadcast_to(src, shape), info={"spec": spec, "overlap": overlap})
+
+
+def _num_names(fmt: CO2Layout) -> tuple[str, str]:
+    return ("dnNum", "dstDnMatrixStride") if fmt == CO2Layout.COLUMN_MAJOR else ("ndNum", "dstNdStride")
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """The layout fields of one Fixpipe / DataCopy call before unit conversion."""
+
+    fmt: CO2Layout
+    n: int
+    m: int
+    src_stride: int
+    dst_stride: int
+    num: int = 1
+    src_mat: int = 0
+    dst_mat: int = 0
+    src_row: int = 1  # srcNzC0Stride (NZ2DN)
+    arch3510: bool = False  # strides in Arch3510 units
+
+
+def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | None:
+    """Validate ranges and convert every stride to elements; None = NOP."""
+
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # CheckFixpipeParams*: ranges, widths
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), CXX.format("CheckFixpipeParams"))
+
+    layout = {CO2Layout.ROW_MAJOR: "ND", CO2Layout.NZ: "NZ", CO2Layout.COLUMN_MAJOR: "DN"}[g.fmt]
+    n = r(instr, "nSize", g.n, 0, 4095)
+    m = r(instr, "mSize", g.m, 0, 8192 if (layout == "ND" and not g.arch3510) else 65535)
+    num_name = {"ND": "ndNum", "DN": "dnNum"}.get(layout)
+    num = r(instr, num_name, g.num, 0, 65535) if num_name else 1
+    if num == 0:
+        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning,
+                      stacklevel=user_stacklevel())
+    if m == 0 or n == 0 or num == 0:
+        return None  # NOP (doc 约束说明); the other fields are not read
+    if layout == "NZ" and n % 16:
+        raise ParamRangeError(f"{instr}: nSize must be a multiple of 16 for NZ2NZ (doc 表4), but got {n} "
+                              "(the C++ API rejects this: CheckFixpipeParams)")
+    if to_l1 and g.arch3510 and layout != "NZ":  # 3510 CheckFixpipeL0C2L1Param: whole 32-B rows in L1
+        size, name = (n, "nSize") if layout == "ND" else (m, "mSize")
+        if size * ddt.bits % 256:
+            raise ParamRangeError(f"{instr}: {name} * sizeof({ddt.name}) must be a multiple of 32 B for "
+                                  f"{layout} into L1, but got {size} (the C++ API rejects this: "
+                                  "CheckFixpipeParams)")
+    src_stride = r(instr, "srcStride", g.src_stride, 0, 65535) * 16  # C0_Size = 16 L0C elements
+    dst_stride = r(instr, "dstStride", g.dst_stride, 1, U32)
+    src_row, src_mat, dst_mat, merged = 16, 0, 0, 0
+    if layout == "ND":
+        if g.arch3510:
+            src_mat = r(instr, "srcNdStride", g.src_mat, 0, 65535) * 16  # C0_SIZE units
+            dst_mat = r(instr, "dstNdStride", g.dst_mat, 0, U32)
+        else:
+            src_mat = r(instr, "srcNdStride", g.src_mat, 0, 512) * 256  # 16*C0_Size units
+            dst_mat = r(instr, "dstNdStride", g.dst_mat, 0, 65535)
+        if num == 1:
+            src_mat = dst_mat = 0  # "ndNum配置为1时 … 不生效"
+        if m > 1 and dst_stride < n:
+            raise OverlapError(f"{instr}: dstStride (elements per ND row) must be >= nSize {n}, but got "
+                               f"{dst_stride}; destination rows would overlap (the doc page forbids this: "
+                               "约束说明 \"目标数据不能有重叠\")")
+    elif layout == "DN":
+        src_mat = r(instr, "srcNzMatrixStride", g.src_mat, 0, 65535) * 16
+        dst_mat = r(instr, "dstDnMatrixStride", g.dst_mat, 0, U32)
+        src_row = basis_on(lambda: checks.in_range(instr, "srcNzC0Stride", g.src_row, 1, 65535),
+                             DOC.format("Fixpipe 表3 \"当启用NZ2DN时，srcNzC0Stride不能为0\"")) * 16
+        if num == 1:
+            src_mat = dst_mat = 0
+        if n > 1 and dst_stride < m:
+            raise OverlapError(f"{instr}: dstStride (elements per DN row) must be >= mSize {m}, but got "
+                               f"{dst_stride}; destination rows would overlap (the doc page forbids this: "
+                               "约束说明 \"目标数据不能有重叠\")")
+    else:
+        if not g.arch3510:  # V220 NZ2NZ: dstStride in 32-B blocks (NZ2NZ.md)
+            dst_stride = dst_stride * 32 // (ddt.bits // 8)
+        width = 16
+        if ddt.bits == 8:  # Int8-Channel-Merge.md: pairs of 16-column fractals become 16x32
+            merged = n if (n // 16) % 2 == 0 else n - 16
+            width = 32 if merged else 16
+        if n > width and dst_stride < m * width:
+            raise OverlapError(f"{instr}: dstStride must place the {width}-column blocks at least "
+                               f"mSize*{width} = {m * width} elements apart, but got {dst_stride} elements "
+                               "(the doc page forbids this: NZ2NZ.md \"目标操作数地址之间不能重叠\")")
+    return FixpipeSpec(layout, m, n, num, src_mat, src_stride, src_row, dst_mat, dst_stride, merged)
+
+
+def _geometry(instr: str, p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout) -> _Geometry:
+    """The layout fields of a Fixpipe params struct (its TransformParams for Arch3510)."""
+    if not isinstance(p, FixpipeParamsArch3510):
+        return _Geometry(fmt, p.nSize, p.mSize, p.srcStride, p.dstStride, p.ndNum, p.srcNdStride,
+        p.dstNdStride)
+    sub = p.params
+    want = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams, CO2Layout.NZ:
+    type(None)}[fmt]
+    if sub is None and fmt == CO2Layout.ROW_MAJOR:
+        sub = Nz2NdParams()
+    if not isinstance(sub, want):
+        wname = "None" if want is type(None) else want.__name__
+        raise ParamRangeError(f"{instr}: params must be {wname} for CO2Layout::{fmt.name}, but got "
+                              f"{type(sub).__name__} (the C++ API rejects this: TransformParams<format>)")
+    base = dict(fmt=fmt, n=p.nSize, m=p.mSize, src_stride=p.srcStride, dst_stride=p.dstStride, arch3510=True)
+    if isinstance(sub, Nz2NdParams):
+        return _Geometry(**base, num=sub.ndNum, src_mat=sub.srcNdStride, dst_mat=sub.dstNdStride)
+    if isinstance(sub, Nz2DnParams):
+        return _Geometry(**base, num=sub.dnNum, src_mat=sub.srcNzMatrixStride, dst_mat=sub.dstDnMatrixStride,
+                         src_row=sub.srcNzC0Stride)
+    return _Geometry(**base)
+
+
+# ==================================================================================================
+# Modes
+# ==================================================================================================
+
+
+def quant_mode(instr: str, v: object, is950: bool) -> QuantMode_t:
+    """quantPre as a QuantMode_t, refusing the 950-only modes elsewhere and the modes ascsim lacks."""
+    try:
+        mode = QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)
+    except (KeyError, ValueError):
+        names = ", ".join(QuantMode_t.__members__)
+        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {v!r} "
+                              "(the C++ API rejects this: QuantMode_t)") from None
+    if mode >= QuantMode_t.QF322FP8_PRE and not is950:
+        raise UnsupportedError(f"{instr}: quantPre {mode.name} exists on Ascend 950 only (doc: 随路量化.md), "
+                               f"but got it on a non-950 chip (the C++ API rejects this: QuantMode_t)")
+    if mode != QuantMode_t.NoQuant and mode not in quant.PAIRS:
+        raise NotImplementedFeature(f"{instr}: quantPre {mode.name} (a 950 quantisation to fp8 / hif8 / "
+                                    "bf16 / half / float with a scale) is not implemented in ascsim; "
+                                    "NoQuant, F322F16, F322BF16, (V)DEQF16, (V)QF322B8_PRE and (V)REQ8 are")
+    return mode
+
+
+def _check_conversion(instr: str, mode: QuantMode_t, s: DType, d: DType) -> None:
+    if mode == QuantMode_t.NoQuant:
+        if d != s:
+            raise ParamRangeError(
+                f"{instr}: quantPre NoQuant copies {s.name} unchanged, so dst must be {s.name}, but got "
+                f"{d.name} (float->half needs F322F16, float->bfloat16_t F322BF16, other pairs a "
+                "quantisation mode) (the C++ API rejects this: CheckFixpipeQuantParams)")
+        return
+    want_src, want_dst = quant.PAIRS[mode]
+    if s.name != want_src or d.name not in want_dst:
+        verb = "casts" if mode in quant.CASTS else "converts"
+        raise ParamRangeError(f"{instr}: quantPre {mode.name} {verb} {want_src} to {' or '.join(want_dst)}, "
+                              f"but got {s.name} -> {d.name} (the C++ API rejects this: "
+                              f"CheckFixpipeQuantParams)")
+
+
+# ==================================================================================================
+# Fixpipe
+# ==================================================================================================
+
+
+def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParamsV220 | FixpipeParamsArch3510,
+            config: FixpipeConfig | CO2Layout = CFG_ROW_MAJOR, cbuf_workspace: LocalTensor | None = None
+            ) -> ExecReport:
+    """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], intriParams)` L0C (CO1) -> GM or L1
+    (doc: Fixpipe（L0C到GM数据搬运）.md, Fixpipe（L0C到L1数据搬运）.md; NZ2ND.md, NZ2NZ.md, NZ2DN.md,
+    随路量化.md)."""
+    instr = INSTR
+    _operands(instr, dst, src)
+    to_l1 = dst.memory.name == "L1"
+    is3510 = isinstance(params, FixpipeParamsArch3510)
+    if not is3510 and not isinstance(params, FixpipeParamsV220):
+        raise UnsupportedError(f"{instr}: intriParams must be FixpipeParamsV220 or FixpipeParamsArch3510, "
+                               f"but got {type(params).__name__} (the C++ API rejects this: no such "
+                               f"overload)")
+    chip = core.chip
+    is950 = chip.key == "ascend950"
+    api = "FixpipeL0C2L1" if to_l1 else "Fixpipe"
+    _combo(chip, api, instr, src, dst)
+    if is3510 and not is950:
+        raise UnsupportedError(f"{instr}: intriParams FixpipeParamsArch3510 is the Ascend 950 (arch 3510) "
+                               f"struct, but got it on {chip.name}; use FixpipeParamsV220 (the C++ API "
+                               "rejects this: the struct exists only for __NPU_ARCH__ 3510)")
+    cfg = config if isinstance(config, FixpipeConfig) else FixpipeConfig(CO2Layout(config))
+    fmt = CO2Layout(cfg.format)
+    if cfg.isToUB:
+        raise NotImplementedFeature(f"{instr}: config.isToUB (L0C->UB) is not implemented in ascsim")
+    if fmt == CO2Layout.COLUMN_MAJOR and not (is950 and is3510):
+        raise UnsupportedError(f"{instr}: config CFG_COLUMN_MAJOR (NZ2DN) needs Ascend 950 and "
+                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name} "
+                               "(the C++ API rejects this: CO2Layout::COLUMN_MAJOR is 3510-only)")
+    if to_l1 and not is950 and fmt != CO2Layout.NZ:
+        raise UnsupportedError(f"{instr}: L0C->L1 writes NZ on {chip.name}, so config must be CFG_NZ, but "
+                               f"got CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
+    mode = quant_mode(instr, params.quantPre, is950)
+    relu = basis_on(lambda: checks.flag(instr, "reluEn", params.reluEn), CXX.format("bool reluEn"))
+    if basis_on(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit), CXX.format("bool "
+                                                                                                  "field")):
+        raise NotImplementedFeature(f"{instr}: isChannelSplit (F32 Channel Split) is not implemented in "
+                                    f"ascsim")
+    if params.unitFlag not in (0, 2, 3):
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
+                              "API rejects this: CheckFixpipeParamsV220Common)")
+    deq = basis_on(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
+                     CXX.format("uint64_t deqScalar"))
+    _check_conversion(instr, mode, src.dtype, dst.dtype)
+    if cbuf_workspace is not None:
+        _check_workspace(instr, cbuf_workspace, mode)
+    spec = _spec(instr, _geometry(instr, params, fmt), dst.dtype, to_l1)
+    job = _Job(instr, mode, relu, spec, fmt, to_l1)
+    notes: list[str] = []
+    words = None
+    if mode in quant.SCALAR:
+        words = np.uint64(deq)
+    elif mode in quant.VECTOR and spec is not None:
+        words = _vector_words(core, instr, spec.n, cbuf_workspace, notes)
+    _check_alignment(core, instr, dst, src, fmt, to_l1, notes)
+    if spec is None:
+        _write_registers(core, params, fmt, mode, deq)
+        return ExecReport(instr, notes=notes)
+    report = _run(core, job, dst, src, words, notes)
+    _write_registers(core, params, fmt, mode, deq)
+    if cbuf_workspace is not None:
+        _stage_workspace(core, cbuf_workspace, spec.n)
+    return report
+
+
+def _operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
+    """src in L0C; dst in GM or L1 (the C++ overloads: CheckTensorPhyPosition / GlobalTensor)."""
+    basis_on(lambda: checks.position(instr, "src", src, ("L0C",)), CXX.format("CheckTensorPhyPosition L0C"))
+    basis_on(lambda: checks.position(instr, "dst", dst, ("GM", "L1")),
+               CXX.format("Fixpipe overloads take GlobalTensor or an L1 LocalTensor"))
+
+
+def _combo(chip, api: str, instr: str, src: LocalTensor, dst: LocalTensor) -> None:
+    """(L0C type, dst type) per the chip's 数据类型 table; the 2201 / 3510 C++ checks list the same pairs."""
+    basis = (CXX.format("CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param SupportType")
+             if chip.key in ("a2", "a3", "ascend950") else DOC.format("Fixpipe 数据类型"))
+    basis_on(lambda: chip.check_combo(api, (src.dtype.name, dst.dtype.name), instr=instr), basis)
+
+
+def _register_api(core: Core, instr: str) -> None:
+    basis_on(lambda: core.chip.check(instr, instr=instr), DOC.format(f"{instr}.md 产品支持情况"))
+
+
+def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
+    """cbufWorkspace: LocalTensor<uint64_t> in L1 (C1), 32-B aligned, with a vector quantPre (表2
+    cbufWorkspace; kernel_operator_mm_check.h CheckFixpipeWorkspace)."""
+    if mode not in quant.VECTOR:
+        raise ParamRangeError(f"{instr}: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8 when cbufWorkspace "
+                              f"is given, but got {mode.name} (the C++ API rejects this: "
+                              "CheckFixpipeWorkspace)")
+    basis_on(lambda: checks.position(instr, "cbufWorkspace", ws, ("L1",)),
+               CXX.format("CheckFixpipeWorkspace"))
+    if ws.dtype.name != "uint64_t":
+        raise UnsupportedError(f"{instr}: cbufWorkspace must be a LocalTensor<uint64_t>, but got "
+                               f"{ws.dtype.name} (the C++ API rejects this: S must be uint64_t)")
+    basis_on(lambda: checks.aligned(instr, "cbufWorkspace (L1)", ws, 32),
+               DOC.format("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\""))
+
+
+def _check_alignment(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, fmt: CO2Layout, to_l1: bool,
+                     notes: list[str]) -> None:
+    basis_on(lambda: checks.aligned(instr, "src (L0C)", src, 64), CXX.format("CheckFixpipeParams "
+                                                                               "L0C_SRC_ALIGN"))
+    if to_l1:
+        basis_on(lambda: checks.aligned(instr, f"dst ({fmt.name} in L1)", dst, 32),
+                   CXX.format("CheckFixpipeL0C2L1Param"))
+    elif fmt == CO2Layout.NZ:
+        basis_on(lambda: checks.aligned(instr, "dst (NZ in GM)", dst, 32),
+                   "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 "
+                   "\"NZ地址需满足32字节对齐\"; ascsim reading: divergence C9")
+    elif fmt == CO2Layout.COLUMN_MAJOR and dst.offset % 32:
+        # Behaviour 4: an NCHW conv output written at cout*HoWo + h*Wo + w. The 3510 C++ API checks only L1 /
+        # UB destinations (CheckFixpipeL0C2L1Param / L0C2UB), and shipped 950 conv kernels do this.
+        notes.append("C9")
+        doc_conflict(instr, "Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"; the GM "
+                            f"address is 0x{dst.offset:x}", "C9", core.strict)
+
+
+def _vector_words(core: Core, instr: str, n: int, ws: LocalTensor | None, notes: list[str]) -> np.ndarray:
+    """The n per-column quantisation words: from cbufWorkspace (L1), or from the Fixpipe Buffer at FPC."""
+    if ws is not None:
+        src, start, what = ws.memory, ws.offset, "cbufWorkspace"
+    else:
+        fpc = core.regs.fpc_quant
+        if fpc is None:
+            report_hazards([f"{instr}: a vector quantPre reads the quant tensor at the FPC address, but "
+                            "SetFixPipeConfig was never called; reading the Fixpipe Buffer from address 0 "
+                            "(ascsim reading: divergence C18)"], core.strict)
+            notes.append("C18")
+            fpc = 0
+        src, start, what = core.memory("FB"), fpc, "the Fixpipe Buffer (FPC)"
+    src.check_range(start, n * 8, f"{instr}: quant tensor in {what}")
+    words = src.data[start : start + n * 8].view("<u8").astype(np.uint64)
+    quant.check_words(instr, QuantMode_t.VREQ8, words, core.chip.arch == "2201", what)
+    return words
+
+
+def _stage_workspace(core: Core, ws: LocalTensor, n: int) -> None:
+    """The C++ vector-quant overload copies the workspace to FB address 0 in chunks (GenFixpipeTiling: n up
+    to 256 columns at once on 2201 / 1024 on 3510, else 128 / 512) and points FPC there; FB keeps the last
+    chunk (CopyDeqTensorToFbuf)."""
+    limit = FB_QUANT_LIMIT.get(core.chip.key, 256)
+    chunk = n if n <= limit else limit // 2
+    last = (n - 1) // chunk
+    cols = n - last * chunk
+    nbytes = cdiv(cols * 8, 128) * 128
+    fb = core.memory("FB")
+    fb.check_range(0, nbytes, f"{INSTR}: quant chunk staged in the Fixpipe Buffer")
+    start = ws.offset + last * chunk * 8
+    fb.data[:nbytes] = ws.memory.data[start : start + nbytes]
+    core.regs.fpc_quant = 0
+
+
+def _write_registers(core: Core, params, fmt: CO2Layout, mode: QuantMode_t, deq: int) -> None:
+    """What the C++ Fixpipe writes besides the data: ND_PARA / LOOP3_PARA and QUANT_PRE."""
+    if fmt == CO2Layout.ROW_MAJOR:
+        sub = params.params if isinstance(params, FixpipeParamsArch3510) else params
+        sub = sub or Nz2NdParams()
+        core.regs.nd_para = (int(sub.ndNum), int(sub.srcNdStride), int(sub.dstNdStride))
+    if mode in quant.SCALAR:
+        core.regs.quant_pre = deq
+
+
+# ==================================================================================================
+# The engine (Fixpipe and DataCopy CO1 -> GM / L1)
+# ==================================================================================================
+
+
+@dataclass(frozen=True)
+class _Job:
+    instr: str
+    mode: QuantMode_t
+    relu: bool
+    spec: FixpipeSpec | None
+    fmt: CO2Layout
+    to_l1: bool
+
+
+def _run(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, words, notes: list[str]) -> ExecReport:
+    """Check extents, convert every element, apply the atomic add, scatter. Nothing is written before all
+    checks passed."""
+    spec, instr = job.spec, job.instr
+    ddt = dst.dtype
+    dbytes = ddt.bits // 8
+    dst.memory.check_range(dst.offset, (spec.dst_last() + 1) * dbytes, f"{instr}: destination")
+    plan = plan_fixpipe(spec)
+    if plan.info["overlap"]:
+        raise OverlapError(f"{instr}: {_num_names(job.fmt)[1]} must keep the {spec.num} destination matrices "
+                           f"apart (the doc page forbids this: 约束说明 \"目标数据不能有重叠\"), but got "
+                           f"{spec.dst_mat} elements")
+    if words is not None and job.mode in quant.SCALAR:
+        quant.check_words(instr, job.mode, np.asarray([words]), core.chip.arch == "2201", "deqScalar")
+    dst_end = (int(plan.dst.max()) + 1) * dbytes
+    hazards = check_plan(replace(plan, dst_end=dst_end), dst, src, core.strict)
+    atomic = core.regs.atomic if dst.memory.name == "GM" else None
+    if atomic is not None and atomic != ddt.name:
+        raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
+                               f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
+                               "ascsim reading: divergence C20)")
+    if words is not None and job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT:
+        hazards += _sign_hazards(instr, words, ddt, core.strict)
+    raw = src.memory.data[src.offset : src.offset + plan.src_end].view("<u4")[plan.src]
+    col_words = None
+    if words is not None:
+        col_words = np.broadcast_to(np.asarray(words, dtype=np.uint64), (spec.n,))
+        col_words = np.tile(col_words, spec.num * spec.m)
+    out = quant.convert(job.mode, src.dtype, ddt, raw, col_words, job.relu)
+    view = dst.memory.data[dst.offset : dst.offset + dst_end].view(f"<u{dbytes}")
+    if atomic is not None:
+        out = _atomic_add(ddt, view[plan.dst], out)
+        notes.append("C20")
+    view[plan.dst] = out
+    return ExecReport(instr, bytes_written=plan.dst.size * dbytes, bytes_read=plan.src.size * 4,
+                      hazards=hazards, plan=plan, notes=notes).on(dst, src)
+
+
+def _sign_hazards(instr: str, words, ddt: DType, strict: bool) -> list[str]:
+    """Sign (bit 46) picks int8 or uint8 saturation; a word that disagrees with the destination type still
+    runs as the bit says (the hardware reads only the bit) but is almost surely a mistake."""
+    signed = quant.sign_bit(np.asarray(words, dtype=np.uint64))
+    want = ddt.name == "int8_t"
+    bad = signed != want
+    if not np.any(bad):
+        return []
+    hz = [f"{instr}: Sign (bit 46 of the quantisation word) says {'int8' if not want else 'uint8'} but the "
+          f"destination is {ddt.name}; the result saturates as the bit says (ascsim reading: divergence C16)"]
+    report_hazards(hz, strict)
+    return hz
+
+
+def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
+    """old + new in the atomic type: floats exactly summed then rounded to nearest even (IEEE inf / NaN),
+    integers saturated (divergences C20)."""
+    from ..dtypes import decode, to_raw
+
+    a = decode(dt, old_raw)
+    b = decode(dt, new_raw)
+    if dt.kind == "float":
+        with np.errstate(over="ignore", invalid="ignore"):
+            return to_raw(dt, a + b)
+    info = np.iinfo(dt.value_dtype)
+    return to_raw(dt, np.clip(a + b, info.min, info.max))
+
+
+# ==================================================================================================
+# DataCopy L0C -> GM / L1 (DataCopyCO12DstParams): the same move, configured by the Fixpipe registers
+# ==================================================================================================
+
+
+def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> ExecReport:
+    """`DataCopy(dst, src, DataCopyCO12DstParams)` CO1 -> GM / L1 (doc: DataCopy（L0C到GM数据搬运）.md,
+    DataCopy（L0C到L1数据搬运）.md): NZ2ND from ND_PARA (SetFixpipeNz2ndFlag), scalar quantisation from
+    QUANT_PRE (SetFixpipePreQuantFlag), vector quantisation from the Fixpipe Buffer at FPC
+    (SetFixPipeConfig)."""
+    instr = "DataCopy"
+    _operands(instr, dst, src)
+    to_l1 = dst.memory.name == "L1"
+    chip = core.chip
+    # the DataCopy form exists where its registers do
+    basis_on(lambda: chip.check("SetFixpipeNz2ndFlag", instr=instr),
+               DOC.format("SetFixpipeNz2ndFlag.md 产品支持情况"))
+    _combo(chip, "FixpipeL0C2L1" if to_l1 else "Fixpipe", instr, src, dst)
+    mode = quant_mode(instr, p.quantPre, chip.key == "ascend950")
+    relu = basis_on(lambda: checks.in_range(instr, "reluPre", p.reluPre, 0, 1),
+                      DOC.format("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"")) == 1
+    if basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field")):
+        raise NotImplementedFeature(f"{instr}: channelSplit (F32 Channel Split) is not implemented in ascsim")
+    for name in ("clipReluPre", "eltWiseOp"):
+        if getattr(p, name):
+            raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
+                                        "implemented in ascsim")
+    if p.unitFlag not in (0, 2, 3):
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r} (the doc page "
+                              "forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: divergence "
+                              "C25)")
+    nz2nd = basis_on(lambda: checks.flag(instr, "nz2ndEn", p.nz2ndEn), CXX.format("bool field"))
+    fmt = CO2Layout.ROW_MAJOR if nz2nd else CO2Layout.NZ
+    if to_l1 and nz2nd:
+        raise UnsupportedError(f"{instr}: CO1->L1 writes NZ, so nz2ndEn must be false (the C++ API rejects "
+                               "this: FixpipeL0C2L1Impl ReportNotSupport nz2ndEn)")
+    _check_conversion(instr, mode, src.dtype, dst.dtype)
+    nd_num, src_nd, dst_nd = core.regs.nd_para if nz2nd else (1, 0, 0)
+    g = _Geometry(fmt, p.nSize, p.mSize, p.srcStride, p.dstStride, nd_num, src_nd, dst_nd,
+                  arch3510=chip.key == "ascend950")
+    spec = _spec(instr, g, dst.dtype, to_l1)
+    notes: list[str] = []
+    words = None
+    if mode in quant.SCALAR:
+        words = np.uint64(core.regs.quant_pre)
+    elif mode in quant.VECTOR and spec is not None:
+        words = _vector_words(core, instr, spec.n, None, notes)
+    _check_alignment(core, instr, dst, src, fmt, to_l1, notes)
+    if spec is None:
+        return ExecReport(instr, notes=notes)
+    return _run(core, _Job(instr, mode, relu, spec, fmt, to_l1), dst, src, words, notes)
+
+
+# ==================================================================================================
+# Register setters (矩阵搬出辅助配置接口)
+# ==================================================================================================
+
+
+def set_fixpipe_nz2nd_flag(core: Core, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
+    """SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride) -> ND_PARA (SetFixpipeNz2ndFlag.md 表1/表2)."""
+    instr = "SetFixpipeNz2ndFlag"
+    _register_api(core, instr)
+    is950 = core.chip.key == "ascend950"
+
+    def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表1/表2 ranges; SetFixpipeNz2ndFlagImpl
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), DOC.format(f"{instr}.md 表1/表2"))
+
+    num = r(instr, "ndNum", ndNum, 1, 65535)
+    # SetFixpipeNz2ndFlagImpl checks srcNdStride in [0, 512] on 2201; 950 has 16 bits (表2)
+    src = r(instr, "srcNdStride", srcNdStride, 0, 65535 if is950 else 512)
+    dst = r(instr, "dstNdStride", dstNdStride, 0, U32 if is950 else 65535)
+    core.regs.nd_para = (num, src, dst)
+
+
+def set_fixpipe_pre_quant_flag(core: Core, config: int) -> None:
+    """SetFixpipePreQuantFlag(config) -> QUANT_PRE, the scalar quantisation word
+    (SetFixpipePreQuantFlag.md)."""
+    instr = "SetFixpipePreQuantFlag"
+    _register_api(core, instr)
+    core.regs.quant_pre = basis_on(lambda: checks.in_range(instr, "config", config, 0, 2**64 - 1),
+                                     CXX.format("uint64_t config"))
+
+
+def set_fixpipe_config(core: Core, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
+                       is_unit_flag: bool = False) -> None:
+    """SetFixPipeConfig([reluPre,] quantPre[, isUnitFlag]): FPC[15:8] = the quant tensor's FB address / 128
+    (SetFixPipeConfig.md; dav_c220 SetFixPipeConfigImpl). reluPre is reserved
+    ("传入一个空LocalTensor即可")."""
+    instr = "SetFixPipeConfig"
+    _register_api(core, instr)
+    basis_on(lambda: checks.flag(instr, "isUnitFlag", is_unit_flag), CXX.format("bool isUnitFlag"))
+    for what, t in (("quantPre", quant_pre), ("reluPre", relu_pre)):
+        if t is None:
+            continue
+        basis_on(lambda t=t, what=what: checks.position(instr, what, t, ("FB",)),
+                   CXX.format("SetFixPipeConfigImpl CheckTensorPos FIXBUF"))
+        if t.dtype.name != "uint64_t":
+            raise UnsupportedError(f"{instr}: {what} must be a LocalTensor<uint64_t>, but got "
+                                   f"{t.dtype.name} (the doc page forbids this: SetFixPipeConfig.md "
+                                   "数据类型; ascsim reading: divergence C18)")
+    basis_on(lambda: checks.aligned(instr, "quantPre (FB)", quant_pre, 128),
+               "the hardware cannot do this: FPC[15:8] holds the address in 128-B units")
+    core.regs.fpc_quant = quant_pre.offset
+
+
+# ==================================================================================================
+# Slow reference (geometry)
+# ==================================================================================================
+
+
+def reference_fixpipe(p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout, src: np.ndarray,
+                      dst: np.ndarray, dst_dtype: DType | str) -> np.ndarray:
+    """Slow reference: the NZ2ND / NZ2NZ / NZ2DN pseudocode loops with byte addresses turned into
+    elements. `src` holds L0C float32 / int32 values, `dst` destination values; casts use numpy/ml_dtypes
+    (NoQuant / F322F16 / F322BF16; the quantisation modes have `quant.reference_convert`)."""
+    ddt = get_dtype(dst_dtype)
+    out = np.array(dst, copy=True)
+    is3510 = isinstance(p, FixpipeParamsArch3510)
+    m_size, n_size = p.mSize, p.nSize
+    if fmt == CO2Layout.ROW_MAJOR:
+        sub = (p.params or Nz2NdParams()) if is3510 else p
+        # NZ2ND.md: src + srcNdStride*fractal_size*i — fractal unit per struct table (CONCEPTS §9 Q34)
+        unit = 16 if is3510 else 256
+        for i in range(sub.ndNum):
+            for j in range(m_size):
+                for k in range(cdiv(n_size, 16)):
+                    for e in range(16):
+                        if k * 16 + e >= n_size:
+                            continue
+                        s = i * sub.srcNdStride * unit + j * 16 + k * p.srcStride * 16 + e
+                        d = i * sub.dstNdStride + j * p.dstStride + k * 16 + e
+                        out[d] = src[s]
+    elif fmt == CO2Layout.NZ:
+        blk = p.dstStride if is3510 else p.dstStride * 32 // (ddt.bits // 8)
+        for j in range(m_size):
+            for k in range(cdiv(n_size, 16)):
+                for e in range(16):
+                    out[j * 16 + k * blk + e] = src[j * 16 + k * p.srcStride * 16 + e]
+    else:
+        q = p.params
+        for h in range(q.dnNum):
+            for i in range(cdiv(n_size, 16)):
+                for j in range(16):
+                    if i * 16 + j >= n_size:
+                        continue
+                    for k in range(m_size):
+                        s = h * 16 * q.srcNzMatrixStride + i * 16 * p.srcStride + j + k * 16 * q.srcNzC0Stride
+                        d = h * q.dstDnMatrixStride + i * 16 * p.dstStride + j * p.dstStride + k
+                        out[d] = src[s]
+    return out
