@@ -25,7 +25,7 @@ import torch
 from ascsim import Core, NotImplementedFeature, ParamRangeError
 from ascsim.cli import main
 from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
-from ascsim.planner.emit import write_plan
+from ascsim.planner.emit import run_cpp, write_plan
 from ascsim.planner.plans import plan_for
 from ascsim.planner.problems import conv2d_reference
 from ascsim.planner.report import category
@@ -65,6 +65,18 @@ def _check_bytes(plan, v) -> None:
         assert rep.bytes_written == c.nbytes, (c.call, type(c.params).__name__, c.params)
 
 
+def _check_replays(plan, inputs, v, tmp_path: Path) -> None:
+    """The emitted scenario (`ascsim run`) and C++ kernel (the front-end) write the verification's bytes."""
+    paths = write_plan(plan, tmp_path, inputs, plan.report(v))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = run_scenario(load_scenario(paths["scenario"]))
+    cpp = run_cpp(paths["scenario"], paths["cpp"])
+    for name, raw in v.gm.items():
+        assert run.tensors[name].bytes().tobytes() == raw, name
+        assert cpp[name] == raw, name
+
+
 # -- the reference ---------------------------------------------------------------------------------------
 
 
@@ -82,15 +94,17 @@ def test_numpy_conv_reference_matches_torch() -> None:
 
 
 @pytest.mark.parametrize(("chip", "dt", "at", "bt"), list(_mm_cases()))
-def test_matmul_plan_passes(chip: str, dt: str, at: bool, bt: bool) -> None:
+def test_matmul_plan_passes(chip: str, dt: str, at: bool, bt: bool, tmp_path: Path) -> None:
     """M, N, K not multiples of 16 (100 x 70 x 300); auto loads; the cost model and the bytes agree with
-    the run; the emitted scenario replays to the same bytes."""
+    the run; the emitted scenario and C++ replay to the same bytes."""
     p = MatmulProblem(chip, 100, 70, 300, dt, at, bt)
     plan = plan_matmul(p)
-    v = plan.verify()
+    inputs = p.random_inputs(1)
+    v = plan.verify(inputs)
     assert v.passed, v.line()
     _check_cost(plan)
     _check_bytes(plan, v)
+    _check_replays(plan, inputs, v, tmp_path)
 
 
 def test_matmul_2048_half_larger_than_l1(tmp_path: Path) -> None:
@@ -102,9 +116,7 @@ def test_matmul_2048_half_larger_than_l1(tmp_path: Path) -> None:
     v = plan.verify(inputs)
     assert v.passed, v.line()
     _check_cost(plan)
-    paths = write_plan(plan, tmp_path, inputs, plan.report(v))
-    run = run_scenario(load_scenario(paths["scenario"]))
-    assert run.tensors["c_gm"].read().reshape(2048, 2048).tobytes() == v.result.tobytes()
+    _check_replays(plan, inputs, v, tmp_path)
 
 
 # -- acceptance: conv2d ------------------------------------------------------------------------------------
@@ -119,14 +131,16 @@ RESNET = {  # (C, H, W, Co, kh, kw, stride, pad)
 @pytest.mark.parametrize("name", list(RESNET))
 @pytest.mark.parametrize("dt", ["half", "int8_t"])
 @pytest.mark.parametrize("chip", CHIPS)
-def test_conv_plan_passes(chip: str, dt: str, name: str) -> None:
+def test_conv_plan_passes(chip: str, dt: str, name: str, tmp_path: Path) -> None:
     c, h, w, co, kh, kw, s, pd = RESNET[name]
     p = ConvProblem(chip, 1, c, h, w, co, kh, kw, (s, s), (pd,) * 4, (1, 1), dt)
     plan = plan_conv2d(p)
-    v = plan.verify(seed=len(name))
+    inputs = p.random_inputs(len(name))
+    v = plan.verify(inputs)
     assert v.passed, v.line()
     _check_cost(plan)
     _check_bytes(plan, v)
+    _check_replays(plan, inputs, v, tmp_path)
 
 
 # -- the engine under forced blockings ----------------------------------------------------------------------
@@ -232,8 +246,6 @@ def test_unplannable_layer_raises_before_placing() -> None:
 def test_refusals_name_what_is_missing() -> None:
     with pytest.raises(NotImplementedFeature, match=r"^conv2d: groups = 2 .* is not planned"):
         ConvProblem("a2", 1, 4, 8, 8, 4, 3, 3, groups=2)
-    with pytest.raises(NotImplementedFeature, match=r"^plan matmul: --bias .* needs the companion"):
-        plan_matmul(MatmulProblem("a2", 16, 16, 16, "int8_t", bias=True))
 
 
 # -- the command line ----------------------------------------------------------------------------------------
@@ -278,3 +290,33 @@ def test_emitted_conv_scenario_replays(tmp_path: Path) -> None:
         run = run_scenario(load_scenario(paths["scenario"]))
     y = run.tensors["y_gm"].read().reshape(1, -1, 16).transpose(0, 2, 1).reshape(v.result.shape)
     assert y.astype(np.float32).tobytes() == v.result.tobytes()
+
+
+@pytest.mark.parametrize(("chip", "dt", "quant"), [
+    ("a2", "int8_t", "deqf16"), ("ascend950", "int8_t", "deqf16"), ("a2", "half", None),
+    ("ascend950", "bfloat16_t", None), ("a2", "int8_t", None)])
+def test_matmul_bias_and_deqf16(chip: str, dt: str, quant: str | None, tmp_path: Path) -> None:
+    """bias through GM -> L1 -> BiasTable (Mmad with bias on the first K tile), DEQF16 in Fixpipe; the
+    reference is numpy A·B + bias, and for DEQF16 the doc's steps (flows_quant.quant_matmul_reference)
+    compared bit for bit. N = 300 needs several N tiles on A2 (BiasTable 1 KB = 256 values)."""
+    p = MatmulProblem(chip, 100, 300, 200, dt, False, True, bias=True, quant=quant)
+    plan = plan_matmul(p)
+    inputs = p.random_inputs(2)
+    v = plan.verify(inputs)
+    assert v.passed, v.line()
+    if quant:
+        assert v.result.dtype == np.float16 and v.max_error == 0
+    _check_cost(plan)
+    _check_bytes(plan, v)
+    _check_replays(plan, inputs, v, tmp_path)
+
+
+def test_bias_refusals_come_from_the_instructions() -> None:
+    from ascsim import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match=r"^plan matmul: --bias with int4b_t operands .* refused by "
+                                               r"the instruction itself: Mmad: bias with int4b_t"):
+        plan_matmul(MatmulProblem("a2", 16, 16, 64, "int4b_t", bias=True))
+    with pytest.raises(UnsupportedError, match=r"^plan matmul: --quant deqf16 with half .* Fixpipe: quantPre "
+                                               r"DEQF16"):
+        plan_matmul(MatmulProblem("a2", 16, 16, 16, "half", quant="deqf16"))

@@ -1,6 +1,7 @@
-"""A plan as files: the scenario (TOML, docs/scenarios.md) with its GM inputs as .npy files, and the C++ the
-`ascsim cpp` printer makes of that scenario — so `ascsim run plan.toml` and the C++ replay the very calls the
-verification ran, on the very data."""
+"""A plan as files: the scenario (TOML, docs/scenarios.md) with its GM inputs as .npy files, and the C++
+kernel `ascsim cpp --kernel` makes of that scenario (the text the C++ front-end reads back,
+docs/cpp_frontend.md) — so `ascsim run plan.toml` and `ascsim run plan.cpp --gm NAME=FILE ...` replay the
+very calls the verification ran, on the very data."""
 
 from __future__ import annotations
 
@@ -95,11 +96,24 @@ def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
+def run_cpp(scenario_path: str | Path, cpp_path: str | Path) -> dict[str, bytes]:
+    """Run an emitted kernel through the C++ front-end with the scenario's GM inputs; returns the bytes of
+    every GM tensor after the run (by scenario tensor name)."""
+    from ..frontend import Kernel
+    from ..scenario import build, load_scenario
+
+    sc = load_scenario(scenario_path)
+    init = build(sc)
+    gm = {f"{n}_addr": init.tensors[n].bytes().tobytes() for n, t in sc.tensors.items() if t.position == "GM"}
+    run = Kernel(cpp_path, sc.chip).run(gm=gm)
+    return {n: run.gm.read(f"{n}_addr")[: t.nbytes] for n, t in init.tensors.items() if t.position == "GM"}
+
+
 def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], report: str = ""
                ) -> dict[str, Path]:
-    """Write plan.toml, data/<tensor>.npy (the GM inputs for `inputs`), plan.cpp and report.txt into
-    out_dir; returns the paths by kind."""
-    from ..cpp import scenario_to_cpp
+    """Write plan.toml, data/<tensor>.npy (the GM inputs for `inputs`), plan.cpp (a complete kernel whose GM
+    parameters are <tensor>_addr) and report.txt into out_dir; returns the paths by kind."""
+    from ..frontend.emit import scenario_kernel
     from ..scenario import load_scenario
 
     out = Path(out_dir)
@@ -113,6 +127,6 @@ def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], re
                         "the GM inputs are the verification run's (data/*.npy).", "", *report.splitlines()])
     paths = {"scenario": out / "plan.toml", "cpp": out / "plan.cpp", "report": out / "report.txt"}
     paths["scenario"].write_text(scenario_text(plan.program, files, header), encoding="utf-8")
-    paths["cpp"].write_text(scenario_to_cpp(load_scenario(paths["scenario"])) + "\n", encoding="utf-8")
+    paths["cpp"].write_text(scenario_kernel(load_scenario(paths["scenario"])), encoding="utf-8")
     paths["report"].write_text(report + "\n", encoding="utf-8")
     return paths

@@ -54,6 +54,7 @@ from ..params import (
     MmadParams,
     Nd2NzParams,
     Nz2NdParams,
+    QuantMode_t,
 )
 from .program import Call
 
@@ -457,10 +458,29 @@ def mmad_call(c: str, a: str, b: str, m: int, n: int, k: int, kda: bool, init: b
 
 
 def fixpipe_call(chip: ChipProfile, dst: tuple[str, int], l0c: str, m: int, n: int, ha: int, ld: int,
-                 out_bytes: int) -> Call:
-    """Fixpipe NZ2ND L0C -> GM: m x n valid block, L0C column height ha, GM row length ld (NZ2ND.md)."""
+                 out_bytes: int, deq_word: int | None = None) -> Call:
+    """Fixpipe NZ2ND L0C -> GM: m x n valid block, L0C column height ha, GM row length ld (NZ2ND.md);
+    with `deq_word`, quantPre DEQF16 and deqScalar = the word (随路量化.md 表1)."""
+    q = {} if deq_word is None else {"quantPre": QuantMode_t.DEQF16, "deqScalar": deq_word}
     if chip.key == "ascend950":
-        p: object = FixpipeParamsArch3510(n, m, ha, ld, params=Nz2NdParams(1, 0, 0))
+        p: object = FixpipeParamsArch3510(n, m, ha, ld, params=Nz2NdParams(1, 0, 0), **q)
     else:
-        p = FixpipeParamsV220(n, m, ha, ld, ndNum=1)
+        p = FixpipeParamsV220(n, m, ha, ld, ndNum=1, **q)
     return Call("Fixpipe", {"dst": dst, "src": (l0c, 0)}, p, m * n * out_bytes, dst_mem="GM")
+
+
+def bias_gm_copy(gm: str, l1: str, count: int, bits: int) -> Call:
+    """DataCopy GM -> L1 of the bias vector, one block of whole 32-B units (DataCopy（GMToL1高维切分数据搬运）
+    .md 表3; the host pads the vector)."""
+    nbytes = count * bits // 8
+    return Call("DataCopy", {"dst": (l1, 0), "src": (gm, 0)}, DataCopyParams(1, nbytes // 32, 0, 0), nbytes,
+                dst_mem="L1")
+
+
+def bias_bt_copy(chip: ChipProfile, l1: str, n0: int, bt: str, nb: int, bits: int) -> Call:
+    """DataCopy L1 -> BiasTable of nb bias values from element n0 (DataCopy（L1ToBiasTable-Buffer数据搬运）
+    .md 表3: blockLen in 64-B units on A2/A3, 32-B units on 950)."""
+    unit = 32 if chip.key == "ascend950" else 64
+    nbytes = nb * bits // 8
+    p = DataCopyParams(1, nbytes // unit, 0, 0)
+    return Call("DataCopy", {"dst": (bt, 0), "src": (l1, n0)}, p, nbytes, dst_mem="BT")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core import Core
 from ..dtypes import DType, get_dtype
-from ..errors import NotImplementedFeature, ParamRangeError
+from ..errors import ParamRangeError
 from ..layouts import R0, align
 from ..memory import LocalTensor
 from ..plan import ExecReport
@@ -32,6 +32,7 @@ class Verification:
     tolerance: str
     result: np.ndarray
     reports: list[ExecReport] = field(repr=False, default_factory=list)
+    gm: dict[str, bytes] = field(repr=False, default_factory=dict)  # output tensors' GM bytes
 
     def line(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
@@ -78,8 +79,11 @@ class Plan:
                          f"{sa[0]} x {sa[1]} row-major")
             prog.declare("b_gm", "GM", dt, sb[0] * _pitch(dt, sb[1]), note=f"B{'ᵀ' if p.b_trans else ''} "
                          f"{sb[0]} x {sb[1]} row-major")
-            prog.declare("c_gm", "GM", ct, p.m * p.n, note=f"C {p.m} x {p.n} row-major")
+            out_t = get_dtype("half") if p.quant else ct
+            prog.declare("c_gm", "GM", out_t, p.m * p.n, note=f"C {p.m} x {p.n} row-major")
             prog.outputs = ("c_gm",)
+            if p.bias:
+                prog.declare("bias_gm", "GM", ct, self.gemm.bias[3], note=f"bias, {p.n} values (zero padded)")
         else:
             chan = self.choice.channels
             per32 = 256 // dt.bits
@@ -99,6 +103,10 @@ class Plan:
         prog.declare("a2", "A2", dt, mem["L0A"] * 8 // dt.bits, 0, note="L0A")
         prog.declare("b2", "B2", dt, mem["L0B"] * 8 // dt.bits, 0, note="L0B")
         prog.declare("c0", "CO1", ct, mem["L0C"] * 8 // ct.bits, 0, note="L0C")
+        if "bias" in self.l1_regions:
+            prog.declare("bias1", "C1", ct, self.gemm.bias[3], a_bytes + self.l1_regions["b"],
+                         note="L1 copy of the bias")
+            prog.declare("bias2", "C2", ct, mem["BT"] * 8 // ct.bits, 0, note="BiasTable")
         self.gemm.emit(prog)
         return prog
 
@@ -108,7 +116,12 @@ class Plan:
         p, dt = self.problem, self.dt
         if isinstance(p, MatmulProblem):
             sa, sb = p.stored(np.asarray(inputs["a"]), np.asarray(inputs["b"]))
-            return {"a_gm": matrix_gm(dt, sa)[0].ravel(), "b_gm": matrix_gm(dt, sb)[0].ravel()}
+            out = {"a_gm": matrix_gm(dt, sa)[0].ravel(), "b_gm": matrix_gm(dt, sb)[0].ravel()}
+            if p.bias:
+                bias = np.zeros(self.gemm.bias[3])
+                bias[: p.n] = inputs["bias"]
+                out["bias_gm"] = bias
+            return out
         chan = self.choice.channels
         x = np.asarray(inputs["x"], dtype=np.float64)
         b = weights_to_b(np.asarray(inputs["w"], dtype=np.float64), chan, dt.c0)
@@ -119,6 +132,8 @@ class Plan:
         p = self.problem
         if isinstance(p, MatmulProblem):
             out = tensors["c_gm"].read().reshape(p.m, p.n)
+            if p.quant:
+                return out.astype(np.float16)
         else:
             y = tensors["y_gm"].read().reshape(p.n, p.out_h * p.out_w, p.cout)
             out = y.transpose(0, 2, 1).reshape(p.n, p.cout, p.out_h, p.out_w)
@@ -136,9 +151,14 @@ class Plan:
                 d.data = None
 
     def run(self, core: Core, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, list[ExecReport]]:
-        tensors = self.bind(core, inputs)
-        _, reports = self.program.run(core, tensors)
+        """Execute the program on `core` for logical inputs; returns (result, one report per call)."""
+        tensors, reports = self._run(core, inputs)
         return self.output(tensors), reports
+
+    def _run(self, core: Core, inputs: dict[str, np.ndarray]
+             ) -> tuple[dict[str, LocalTensor], list[ExecReport]]:
+        tensors = self.bind(core, inputs)
+        return self.program.run(core, tensors)
 
     def verify(self, inputs: dict[str, np.ndarray] | None = None, seed: int = 0, strict: bool = True
                ) -> Verification:
@@ -148,25 +168,31 @@ class Plan:
         inputs = p.random_inputs(seed) if inputs is None else inputs
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            got, reports = self.run(Core(p.chip, strict=strict), inputs)
+            tensors, reports = self._run(Core(p.chip, strict=strict), inputs)
+        got = self.output(tensors)
+        gm = {n: tensors[n].bytes().tobytes() for n in self.program.outputs}
         ref = p.reference(inputs)
         tol = p.tolerance(inputs)
         err = np.abs(got.astype(np.float64) - ref)
         ok = bool((err <= tol).all())
         name = "numpy matmul (int64 / float64)" if isinstance(p, MatmulProblem) else _conv_ref_name()
         tol_s = "exact" if np.isscalar(tol) and tol == 0 else "tolerance 2^-22*K*(|a|.|b|) per element"
-        return Verification(ok, float(err.max()) if err.size else 0.0, name, tol_s, got, reports)
+        return Verification(ok, float(err.max()) if err.size else 0.0, name, tol_s, got, reports, gm)
 
     # -- report ------------------------------------------------------------------------------------
     def occupancy(self) -> dict[str, tuple[int, int]]:
         """(bytes used, capacity) per memory."""
         g, mem = self.gemm, self.chip.memory_sizes
-        l0a = max(g.tile_load("a", s.ext, k.ext)[3] for s in g.m_segs for k in g.k_segs[:2])
-        l0b = max(g.tile_load("b", k.ext, s.ext)[3] for s in g.n_segs for k in g.k_segs[:2])
-        ha = max(g.tile_load("a", s.ext, g.k_segs[0].ext)[2] for s in g.m_segs)
-        nb = max(g.tile_load("b", g.k_segs[0].ext, s.ext)[2] for s in g.n_segs)
-        return {"L1": (sum(self.l1_regions.values()), mem["L1"]), "L0A": (l0a, mem["L0A"]),
-                "L0B": (l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
+        ms, ns, ks = ({s.ext for s in segs} for segs in (g.m_segs, g.n_segs, g.k_segs))
+        l0a = max(g.tile_load("a", m, k)[3] for m in ms for k in ks)
+        l0b = max(g.tile_load("b", k, n)[3] for n in ns for k in ks)
+        ha = max(g.tile_load("a", m, g.k_segs[0].ext)[2] for m in ms)
+        nb = max(g.tile_load("b", g.k_segs[0].ext, n)[2] for n in ns)
+        out = {"L1": (sum(self.l1_regions.values()), mem["L1"]), "L0A": (l0a, mem["L0A"]),
+               "L0B": (l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
+        if g.bias is not None:
+            out["BT"] = (nb * g.csize, mem["BT"])
+        return out
 
     def report(self, verification: Verification | None = None) -> str:
         from .report import format_report
@@ -216,12 +242,6 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
     a_load / b_load force a load ("load2d", "transpose", "load3d", "load2dv2"); tiles force (mt, nt, kt)
     (multiples of `tile_step`, default the dtype's granularity, or >= the whole dimension)."""
     p = problem
-    if p.bias or p.quant:
-        parts = ("--bias (DataCopy L1->BiasTable, Mmad with bias)" if p.bias else "",
-                 f"--quant {p.quant} (Fixpipe quantisation)" if p.quant else "")
-        what = " and ".join(x for x in parts if x)
-        raise NotImplementedFeature(f"{instr}: {what} needs the companion instructions of issue 7b, not in "
-                                    "this build")
     s = MatmulSearch(p, objective, instr)
     la_all = s.resolve_load("a", p.a_trans, a_load)
     lb_all = s.resolve_load("b", p.b_trans, b_load)

@@ -34,8 +34,9 @@ def acc_type(dt: DType) -> DType:
 @dataclass(frozen=True)
 class MatmulProblem:
     """C (m x n) = A (m x k) · B (k x n). a_trans / b_trans: the operand is stored in GM transposed (Aᵀ
-    k x m, Bᵀ n x k, row-major) — "col" layouts of the CLI. bias: an int32 / float vector of n added in
-    L0C; quant: a Fixpipe quantisation of the output ("deqf16")."""
+    k x m, Bᵀ n x k, row-major) — "col" layouts of the CLI. bias: a vector of n values of the C type
+    (int32 / float) added in L0C through the BiasTable (Mmad.md 表4); quant "deqf16": Fixpipe dequantises
+    the int32 result to half, C·scale (随路量化.md DEQF16, the scale read as the hardware reads it)."""
 
     chip: str
     m: int
@@ -46,8 +47,11 @@ class MatmulProblem:
     b_trans: bool = False
     bias: bool = False
     quant: str | None = None
+    scale: float = 2.0**-12
 
     def __post_init__(self) -> None:
+        if self.quant not in (None, "deqf16"):
+            raise ParamRangeError(f"plan matmul: quant must be deqf16 (or none), but got {self.quant!r}")
         for name in ("m", "n", "k"):
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or v < 1:
@@ -59,7 +63,8 @@ class MatmulProblem:
 
     def describe(self) -> str:
         lay = f"A {'col' if self.a_trans else 'row'}, B {'col' if self.b_trans else 'row'}"
-        return f"matmul {self.m}x{self.n}x{self.k} (m x n x k) {self.dt.name}, {lay}-major"
+        extra = (" + bias" if self.bias else "") + (f", DEQF16 x {self.scale:g}" if self.quant else "")
+        return f"matmul {self.m}x{self.n}x{self.k} (m x n x k) {self.dt.name}, {lay}-major{extra}"
 
     def stored(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The GM matrices: A or Aᵀ, B or Bᵀ (logical A is m x k, B is k x n)."""
@@ -72,19 +77,29 @@ class MatmulProblem:
         if dt.kind == "int":
             lo = -(1 << (dt.bits - 1))
             out = {"a": rng.integers(lo, -lo, (self.m, self.k)), "b": rng.integers(lo, -lo, (self.k, self.n))}
+            if self.bias:
+                out["bias"] = rng.integers(-100_000, 100_000, self.n)
         else:
             out = {"a": rounded(dt, rng.standard_normal((self.m, self.k))),
                    "b": rounded(dt, rng.standard_normal((self.k, self.n)))}
+            if self.bias:
+                out["bias"] = rng.standard_normal(self.n).astype(np.float32).astype(np.float64)
         return out
 
     def reference(self, inputs: dict[str, np.ndarray]) -> np.ndarray:
         dt = self.dt
         a, b = rounded(dt, inputs["a"]), rounded(dt, inputs["b"])
-        return a @ b
+        bias = np.asarray(inputs["bias"]) if self.bias else np.zeros(self.n)
+        if self.quant:
+            from ..flows_quant import quant_matmul_reference  # 随路量化.md DEQF16, written from the doc
+
+            return quant_matmul_reference(a, b, bias.astype(np.int64), self.scale).astype(np.float64)
+        return a @ b + bias
 
     def tolerance(self, inputs: dict[str, np.ndarray]) -> np.ndarray | float:
-        """Integers: exact. Floats: 2^-22 · k · (|A|·|B|) per element — a float32 sum of k exact products
-        rounds by at most k ulps of the running magnitude; far below one misplaced element."""
+        """Integers (and DEQF16, rounded once from an exact int32): exact. Floats: 2^-22 · k · (|A|·|B|) per
+        element — a float32 sum of k exact products rounds by at most k ulps of the running magnitude; far
+        below one misplaced element."""
         if self.dt.kind == "int":
             return 0.0
         a, b = np.abs(rounded(self.dt, inputs["a"])), np.abs(rounded(self.dt, inputs["b"]))

@@ -56,6 +56,8 @@ class Call:
 
     @property
     def pipe(self) -> str:
+        if self.dst_mem == "BT":
+            return "MTE1"  # DataCopy L1 -> BiasTable issues on MTE1 (DataCopy（L1ToBiasTable…）.md)
         return PIPES.get(self.call, "S")
 
 

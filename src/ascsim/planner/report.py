@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 #: cost categories -> the transfer they count
 LEVELS = {"gm_l1_a": "GM -> L1 (A)", "gm_l1_b": "GM -> L1 (B)", "l1_l0a": "L1 -> L0A", "l1_l0b": "L1 -> L0B",
-          "mmad": "Mmad -> L0C", "fixpipe": "L0C -> GM"}
+          "bias": "bias -> L1, BT", "mmad": "Mmad -> L0C", "fixpipe": "L0C -> GM"}
 _PIPE_NAMES = {"MTE2": "MTE2 (GM -> L1)", "MTE1": "MTE1 (L1 -> L0A/L0B)", "M": "M (cube)",
                "FIX": "FIX (L0C -> GM)", "S": "S (scalar)"}
 
@@ -31,6 +31,8 @@ def measured(plan: Plan, v: Verification) -> dict[str, int]:
 
 def category(call) -> str:
     if call.call == "DataCopy":
+        if call.dst_mem == "BT" or call.args["dst"][0] == "bias1":
+            return "bias"
         return "gm_l1_a" if call.args["dst"][0] == "a1" else "gm_l1_b"
     if call.call == "Mmad":
         return "mmad"
@@ -59,6 +61,8 @@ def format_report(plan: Plan, v: Verification | None = None) -> str:
     lines += ["", "bytes moved per level" + (" (measured in the verification run; estimate)" if meas else
                                              " (estimate)")]
     for cat, label in LEVELS.items():
+        if cat not in cost.bytes:
+            continue
         est = cost.bytes.get(cat, 0)
         val = f"{meas.get(cat, 0):>14,} B; {est:,} B" if meas else f"{est:>14,} B"
         lines.append(f"  {label:14} {val}")

@@ -34,7 +34,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 from ..layouts import R0
-from .movers import fixpipe_call, mmad_call
+from .movers import bias_bt_copy, bias_gm_copy, fixpipe_call, mmad_call
 from .program import Call, Program
 
 
@@ -98,8 +98,9 @@ class Cost:
         return sum(self.bytes.values())
 
 
-#: Cost categories, in pipeline order: GM->L1 copies of A and B, L1->L0A, L1->L0B, Mmad, Fixpipe.
-CATEGORIES = ("gm_l1_a", "gm_l1_b", "l1_l0a", "l1_l0b", "mmad", "fixpipe")
+#: Cost categories, in pipeline order: GM->L1 copies of A and B, L1->L0A, L1->L0B, bias (GM->L1->BT),
+#: Mmad, Fixpipe.
+CATEGORIES = ("gm_l1_a", "gm_l1_b", "l1_l0a", "l1_l0b", "bias", "mmad", "fixpipe")
 
 
 @dataclass
@@ -122,7 +123,8 @@ class Gemm:
     out_bytes: int  # bytes of a GM C element
     chip: Any
     k_mmad: Callable[[int], int] = staticmethod(lambda k: k)  # type: ignore[assignment]
-    bias: str | None = None
+    bias: tuple[str, str, str, int] | None = None  # (GM, L1, BT tensor, GM length) of the bias vector
+    deq_word: int | None = None  # Fixpipe DEQF16 scale word
 
     @cached_property
     def m_segs(self) -> tuple[Seg, ...]:
@@ -145,6 +147,10 @@ class Gemm:
         ha = nb = R0
         kda = False
         calls = prog.calls
+        cur_bias = None
+        if self.bias is not None:
+            bgm, bl1, bbt, blen = self.bias
+            calls.append(bias_gm_copy(bgm, bl1, blen, self.csize * 8))
         for o in outer:
             for i in inner:
                 ms, ns = (o, i) if self.order == "mn" else (i, o)
@@ -170,11 +176,18 @@ class Gemm:
                         calls += cs
                         l0b = key
                     a_name, b_name = self.a.l0, self.b.l0  # type: ignore[attr-defined]
+                    bt = None
+                    if self.bias is not None and kn == 0:
+                        bt = self.bias[2]
+                        if ns.start != cur_bias:
+                            calls.append(bias_bt_copy(self.chip, self.bias[1], ns.start, bt, nb,
+                                                      self.csize * 8))
+                            cur_bias = ns.start
                     calls.append(mmad_call(self.l0c, a_name, b_name, ha, nb, self.k_mmad(ks.ext), kda,
-                                           kn == 0, self.csize, self.bias if kn == 0 else None))
+                                           kn == 0, self.csize, bt))
                 dst = (self.c_gm, ms.start * self.n_total + ns.start)
                 calls.append(fixpipe_call(self.chip, dst, self.l0c, ms.ext, ns.ext, ha, self.n_total,
-                                          self.out_bytes))
+                                          self.out_bytes, self.deq_word))
 
     # -- the same loop, counted ------------------------------------------------------------------------
     def _copy_cost(self, side: str, pb: Block, qb: Block) -> tuple[int, int]:
@@ -225,6 +238,12 @@ class Gemm:
                 mm += cm * cn * _align16(ha) * _align16(nb) * self.csize
                 out.add("fixpipe", cm * cn, cm * cn * me * ne * self.out_bytes)
         out.add("mmad", nmt * nnt * nkt, mm * nkt)
+        if self.bias is not None:  # one GM -> L1 copy, then an L1 -> BT copy whenever the N tile changes
+            out.add("bias", 1, self.bias[3] * self.csize)
+            for ne, cn in n_ext.items():
+                nb = self.tile_load("b", self.k_segs[0].ext, ne)[2]
+                times = cn * _reuse(1, 1, nmt, nnt, not mn)
+                out.add("bias", times, times * nb * self.csize)
         return out
 
 

@@ -129,6 +129,8 @@ class _Search:
         l0c = align(ha, R0) * align(nb, R0) * self.ct.bits // 8
         if l0c > self.mem["L0C"]:
             return f"L0C ({l0c} B > {self.mem['L0C']} B)"
+        if self.bias and nb * self.ct.bits // 8 > self.mem["BT"]:
+            return f"BT ({nb * self.ct.bits // 8} B > {self.mem['BT']} B)"
         l1 = self.l1_bytes(g)
         if l1 > self.mem["L1"]:
             return f"L1 ({l1} B > {self.mem['L1']} B)"
@@ -142,7 +144,10 @@ class _Search:
         bits = self.dt.bits
         a = max(g.a.l1_length(mb, kb) for mb in _distinct(g.m_blocks) for kb in _distinct(g.k_blocks))
         b = max(g.b.l1_length(kb, nb) for kb in _distinct(g.k_blocks) for nb in _distinct(g.n_blocks))
-        return {"a": align(a * bits // 8, 512), "b": align(b * bits // 8, 512)}
+        out = {"a": align(a * bits // 8, 512), "b": align(b * bits // 8, 512)}
+        if self.bias:
+            out["bias"] = align(bias_length(g.n_total) * self.ct.bits // 8, 512)
+        return out
 
     def evaluate(self, ch: Choice) -> tuple[tuple[int, int], Gemm, Cost] | None:
         try:
@@ -239,6 +244,11 @@ class MatmulSearch(_Search):
         self.p = p
         super().__init__(get_chip(p.chip), p.dt, objective, p.bias)
         self.chip.check_combo("Mmad", (self.dt.name, self.dt.name, self.ct.name), instr=instr)
+        for on, what, err in ((p.bias, "--bias", bias_error), (p.quant, f"--quant {p.quant}", deq_error)):
+            why = err(self.chip.key, self.dt.name) if on else None
+            if why is not None:
+                raise UnsupportedError(f"{instr}: {what} with {self.dt.name} operands on {self.chip.name} is "
+                                       f"refused by the instruction itself: {why}")
 
     def operand(self, side: str, load: str) -> MatrixOperand:
         key = (side, load)
@@ -260,8 +270,10 @@ class MatmulSearch(_Search):
         p = self.p
         return Gemm(even_blocks(p.m, ch.m_blk), even_blocks(p.n, ch.n_blk), even_blocks(p.k, ch.k_blk),
                     ch.mt, ch.nt, ch.kt, ch.order, self.operand("a", ch.a_load), self.operand("b", ch.b_load),
-                    "c_gm", "c0", p.n, self.ct.bits // 8, self.ct.bits // 8, self.chip,
-                    k_mmad=(lambda k: align(k, 2)) if self.dt.is_4bit else (lambda k: k))
+                    "c_gm", "c0", p.n, self.ct.bits // 8, 2 if p.quant else self.ct.bits // 8, self.chip,
+                    k_mmad=(lambda k: align(k, 2)) if self.dt.is_4bit else (lambda k: k),
+                    bias=("bias_gm", "bias1", "bias2", bias_length(p.n)) if p.bias else None,
+                    deq_word=deq_word(p.scale) if p.quant else None)
 
     def l0_tiles(self, g_tile: int) -> Iterator[tuple[int, int]]:
         p = self.p
@@ -329,6 +341,62 @@ class MatmulSearch(_Search):
 # ==================================================================================================
 # conv2d
 # ==================================================================================================
+
+
+def bias_length(n: int) -> int:
+    """Elements of the bias vector in GM / L1: n padded so every L1 -> BT copy of a tile (up to 64 values
+    past its start) stays inside, a whole number of 32-B blocks."""
+    return align(n, 64) + 64
+
+
+def deq_word(scale: float) -> int:
+    from ..flows_quant import deq_word as word  # 随路量化.md 表1: the scale's float32 bits, M1 field
+
+    return word(scale)
+
+
+def _trial(chip: str, run: Callable) -> str | None:
+    """Run `run(core)` on a scratch core: None if the validators accept it, else their message."""
+    from ..core import Core
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run(Core(chip))
+    except AscsimError as e:
+        return str(e)
+    return None
+
+
+@lru_cache(maxsize=64)
+def bias_error(chip: str, dtype: str) -> str | None:
+    """Whether Mmad takes a BiasTable bias with these operands (asked of Mmad itself, one 16 x 16 tile)."""
+    from ..params import MmadParams
+
+    dt = get_dtype(dtype)
+    ct = acc_type(dt)
+
+    def run(core) -> None:
+        a, b = core.tensor("A2", dt, R0 * dt.c0), core.tensor("B2", dt, R0 * dt.c0)
+        c, bias = core.tensor("CO1", ct, R0 * R0), core.tensor("C2", ct, R0)
+        core.mmad(c, a, b, MmadParams(R0, R0, dt.c0, cmatrixInitVal=False), bias)
+
+    return _trial(chip, run)
+
+
+@lru_cache(maxsize=64)
+def deq_error(chip: str, dtype: str) -> str | None:
+    """Whether Fixpipe dequantises this dtype's L0C result with DEQF16 (asked of Fixpipe itself)."""
+    from .movers import fixpipe_call
+    from .program import run_calls
+
+    ct = acc_type(get_dtype(dtype))
+
+    def run(core) -> None:
+        ts = {"c": core.tensor("CO1", ct, R0 * R0), "y": core.global_tensor("half", R0 * R0)}
+        run_calls(core, ts, [fixpipe_call(core.chip, ("y", 0), "c", R0, R0, R0, R0, 2, deq_word(1.0))])
+
+    return _trial(chip, run)
 
 
 @lru_cache(maxsize=512)
