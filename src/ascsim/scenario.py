@@ -151,6 +151,7 @@ class Scenario:
     steps: list[Step]
     save: dict[str, str] = field(default_factory=dict)
     description: str = ""
+    expects: list = field(default_factory=list)  # [[expect]] tables (ascsim.scenario_expect)
 
     def where(self, loc: str) -> str:
         return f"{self.path.name}: {loc}"
@@ -190,7 +191,7 @@ def load_scenario(path: str | Path) -> Scenario:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
         raise ScenarioError(f"{path.name}: not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {e}"
                             ) from None
-    _only(sc, "", raw, {"chip", "strict", "tensors", "steps", "save", "description"})
+    _only(sc, "", raw, {"chip", "strict", "tensors", "steps", "save", "description", "expect"})
     if "chip" not in raw:
         raise sc.error("chip", "missing (e.g. chip = \"a2\"; see `ascsim chips`)")
     from .chips import get_chip
@@ -213,6 +214,10 @@ def load_scenario(path: str | Path) -> Scenario:
         if name not in sc.tensors:
             raise sc.error(f"save.{name}", f"no tensor named {name!r} (known: {', '.join(sc.tensors)})")
         sc.save[name] = _expect(sc, f"save.{name}", target, str, "a file name")
+    if "expect" in raw:
+        from .scenario_expect import parse_expects
+
+        sc.expects = parse_expects(sc, raw["expect"])
     return sc
 
 
@@ -603,6 +608,13 @@ class ScenarioRun:
     core: Core
     tensors: dict[str, LocalTensor]
     results: list[StepResult] = field(default_factory=list)
+    expects: list = field(default_factory=list)  # ascsim.expectations.ExpectResult per [[expect]]
+
+
+def initial_values(sc: Scenario, name: str) -> np.ndarray:
+    """The logical initial values of a tensor (its `init`, before `layout`), flat."""
+    spec = sc.tensors[name]
+    return _init_values(sc, spec, int(np.prod(spec.shape)) if spec.shape else spec.length)
 
 
 def build(sc: Scenario) -> ScenarioRun:
@@ -757,6 +769,10 @@ def run_scenario(sc: Scenario, upto: int | None = None,
         run.results.append(result)
         if on_step:
             on_step(result)
+        if sc.expects:
+            from .scenario_expect import run_expects
+
+            run.expects += run_expects(run, step.index, step.index == len(sc.steps) - 1)
     return run
 
 
