@@ -25,7 +25,7 @@ cache lookup is written once, here.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,14 +60,16 @@ class Prepared:
     """One validated call shape (see the module docstring). Offset-independent and shared."""
 
     __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
-                 "min_dst", "wrap", "aligns", "hint", "nbytes", "__weakref__")
+                 "min_dst", "wrap", "aligns", "hint", "nbytes", "extents", "run", "counts", "__weakref__")
 
     def __init__(self, instr: str, spec: Any = None, *, units: Callable[[], UnitPlan] | None = None,
                  planner: Callable[[], Plan] | None = None, pad: int = 0,
                  commit: Callable[[Any], None] | None = None, warnings: Sequence[Callable[[Any], Any]] = (),
                  notes: Sequence[str] = (), min_dst: int = 0, wrap: int = 0,
                  aligns: Sequence[tuple[int, int, str]] = (),
-                 hint: Callable[[LocalTensor], str] | None = None) -> None:
+                 hint: Callable[[LocalTensor], str] | None = None,
+                 extents: Sequence[Extent] = (), run: Callable[..., Any] | None = None,
+                 counts: tuple[int, int, int] = (0, 0, 0)) -> None:
         self.instr = instr
         self.spec = spec
         self._units_fn = units
@@ -81,6 +83,11 @@ class Prepared:
         self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
         self.aligns = tuple(aligns)  # (operand index, alignment in bytes, what) checked per placement
         self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
+        # Non-gather families (`run_call`): the byte extents each operand is read / written over, computed
+        # arithmetically from the validated values; the executor; (bytes written, bytes read, pad elements)
+        self.extents = tuple(extents)
+        self.run = run
+        self.counts = counts
         self.nbytes = 2048
 
     @property
@@ -95,6 +102,17 @@ class Prepared:
             self.nbytes += held
             CALLS.charge(held)
         return up
+
+
+class Extent(NamedTuple):
+    """Bytes [start, end) relative to operand `arg`'s start that a call reads or writes (`what` names the
+    operand in messages: "A (L0A)", "destination", ...)."""
+
+    arg: int
+    start: int
+    end: int
+    write: bool
+    what: str
 
 
 class Placement:
@@ -208,6 +226,74 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     return report
 
 
+class CallPlacement:
+    """A non-gather Prepared call bound to concrete operands: checked extents, hazards, byte ranges."""
+
+    __slots__ = ("hazards", "reads", "writes", "ops")
+
+
+def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlacement:
+    """Alignment, bounds and hazards of every extent of `prep` at these operands (raises before any write)."""
+    for i, align, what in prep.aligns:
+        t = ops[i]
+        if t is not None and t.offset % align:
+            raise _align_error(prep, t, align, what)
+    hazards: list[str] = []
+    reads, writes = [], []
+    for e in prep.extents:
+        t = ops[e.arg]
+        if t is None or e.end <= e.start:
+            continue
+        a, b = t.offset + e.start, t.offset + e.end
+        if a < 0 or b > t.memory.size:
+            raise BoundsError(f"{prep.instr}: {e.what}: bytes [{a}, {b}) lie outside {t.memory.name} "
+                              f"(size {t.memory.size} B)")
+        if e.end > t.nbytes or e.start < 0:
+            verb = "writes" if e.write else "reads"
+            hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {t.position}@0x{t.offset:x}, "
+                           f"past the LocalTensor ({t.nbytes} B)")
+        (writes if e.write else reads).append((t.memory.name, a, b))
+    pl = CallPlacement()
+    pl.hazards, pl.reads, pl.writes = hazards, tuple(reads), tuple(writes)
+    pl.ops = (Operand.of(ops[0]) if ops else None, Operand.of(ops[1]) if len(ops) > 1 else None)
+    return pl
+
+
+def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecReport:
+    """The warm path of every non-gather instruction (Mmad, Fixpipe with conversions, transposes, fills,
+    two-destination loads): placement lookup, warnings, hazards, the family's executor, record.
+
+    `prep.run(core, ops)` executes (every check already done) and may return (bytes written, bytes
+    read, pad elements) to override `prep.counts`."""
+    hz = None
+    if prep.warnings:
+        hz = [m for w in prep.warnings for m in w(core)] or None
+    if prep.run is None:  # a documented NOP
+        if prep.commit is not None:
+            prep.commit(core)
+        return ExecReport(prep.instr, hazards=hz, notes=list(prep.notes))
+    key = (prep, *[None if t is None else (t.memory, t.offset, t.length, t.position) for t in ops])
+    cache = core._placements
+    pl = cache.get(key)
+    if pl is None:
+        pl = place_call(prep, ops)
+        if len(cache) >= PLACEMENTS_PER_CORE:
+            cache.clear()
+        cache[key] = pl
+    if pl.hazards:
+        report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
+        hz = pl.hazards + hz if hz else list(pl.hazards)
+    counts = prep.run(core, ops) or prep.counts
+    if prep.commit is not None:
+        prep.commit(core)
+    report = ExecReport(prep.instr, counts[0], counts[1], counts[2], hz, None,
+                        list(prep.notes) if prep.notes else None, reads=pl.reads, writes=pl.writes,
+                        planner=prep.planner, dst=pl.ops[0], src=pl.ops[1], pad_pattern=prep.pad)
+    if core.keep_plans:
+        report.keep_plan()
+    return report
+
+
 def cached(key: Hashable | None) -> Prepared | None:
     """The prepared call for `key` if cached (None for a miss, no key, or an unhashable key)."""
     if key is None:
@@ -239,4 +325,5 @@ def float_key(v: float) -> bytes:
     return np.float64(v).tobytes()
 
 
-__all__ = ["CALLS", "Prepared", "Placement", "place", "run_gather", "lookup", "float_key", "Memory"]
+__all__ = ["CALLS", "Extent", "Prepared", "Placement", "place", "place_call", "run_call", "run_gather",
+           "lookup", "cached", "float_key", "Memory"]
