@@ -24,6 +24,7 @@ cache lookup is written once, here.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -119,7 +120,8 @@ class Placement:
     """A Prepared call bound to concrete tensors: everything checked, the gather ready to run."""
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
-                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op")
+                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op", "dst_abs", "unit",
+                 "dmem")
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str) -> AlignmentError:
@@ -171,6 +173,10 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
             pl.full = mem.units(u)
             pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
+            pl.unit, pl.dmem = u, dst.memory
+            # destination unit indices in the whole destination memory (for batched execution), when the
+            # destination starts on the unit grid
+            pl.dst_abs = None if dst.offset % u else up.dst_units + dst.offset // u
             # the in-place `take` may not alias its input: same-memory moves scatter instead
             pl.dst_units = None if up.dense and dst.memory is not mem else up.dst_units
     return pl
@@ -205,9 +211,16 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     if pl.hazards:
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
-    if pl.slow:
+    batch = core._batch
+    if batch is not None and not pl.slow and pl.dst_abs is not None:
+        batch.add(pl)  # executed at the batch's flush, in program order (see Batch)
+    elif pl.slow:
+        if batch is not None:
+            batch.flush()
         run_units(prep._units, dst, src, prep.pad, boundary)  # type: ignore[arg-type]
     else:
+        if batch is not None:
+            batch.flush()
         mem = pl.mem
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
@@ -224,6 +237,86 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     if core.keep_plans:
         report.keep_plan()
     return report
+
+
+class Batch:
+    """Gathers queued by `Core.run` and executed together: consecutive queued calls that share (source
+    memory, destination memory, unit, pad block) and whose destinations follow each other (a loop filling
+    a tile fractal by fractal) become ONE `take` over their concatenated source indices.
+
+    Program order is kept: a queued call's reads happen before later calls' writes, which is right for
+    every pair except a later call reading what an earlier queued call wrote (read-after-write) — such a
+    call first flushes the queue. Later writes to the same bytes still win (runs execute in order).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[Placement] = []
+        self.pending: dict[int, list[list[int]]] = {}  # id(memory) -> merged [start, end) written by queue
+
+    def add(self, pl: Placement) -> None:
+        spans = self.pending.get(id(pl.mem))
+        if spans and any(pl.mem.name == m and _overlaps(spans, a, b) for m, a, b in pl.reads):
+            self.flush()  # this call reads bytes a queued call writes
+        if self.items:
+            last = self.items[-1]
+            if (last.mem is not pl.mem or last.dmem is not pl.dmem or last.unit != pl.unit
+                    or last.pad_key != pl.pad_key):
+                self.flush()
+        self.items.append(pl)
+        spans = self.pending.setdefault(id(pl.dmem), [])
+        for _, a, b in pl.writes:
+            _merge(spans, a, b)
+
+    def flush(self) -> None:
+        items, self.items, self.pending = self.items, [], {}
+        if not items:
+            return
+        first = items[0]
+        mem, u = first.mem, first.unit
+        if first.pad_key is not None and mem._pad_key is not first.pad_key:
+            mem.pad_index(first.pad_block.size, first.pad_block, first.pad_key)
+        full, dfull = mem.units(u), first.dmem.units(u)
+        i = 0
+        while i < len(items):  # maximal runs of calls whose destinations follow each other: one take each
+            j, end = i + 1, _dense_end(items[i])
+            while j < len(items) and end is not None and _dense_start(items[j]) == end:
+                end = _dense_end(items[j])
+                j += 1
+            run = items[i:j]
+            if end is not None:
+                idx = run[0].idx if len(run) == 1 else np.concatenate([p.idx for p in run])
+                full.take(idx, out=dfull[int(run[0].dst_abs[0]) : end], mode="clip")
+            else:  # a destination with gaps: scatter (put keeps program order for repeated units)
+                dfull.put(run[0].dst_abs, full.take(run[0].idx))
+            i = j
+
+
+def _dense_start(pl: Placement) -> int | None:
+    return int(pl.dst_abs[0]) if pl.dst_units is None else None
+
+
+def _dense_end(pl: Placement) -> int | None:
+    """One past the last destination unit of a placement that writes one contiguous run (None: gaps)."""
+    return int(pl.dst_abs[0]) + pl.dst_abs.size if pl.dst_units is None else None
+
+
+def _overlaps(spans: list[list[int]], a: int, b: int) -> bool:
+    """Does [a, b) meet any of the sorted, disjoint `spans`?"""
+    i = bisect.bisect_right(spans, [a, float("inf")]) - 1
+    return (i >= 0 and spans[i][1] > a) or (i + 1 < len(spans) and spans[i + 1][0] < b)
+
+
+def _merge(spans: list[list[int]], a: int, b: int) -> None:
+    """Add [a, b) to the sorted, disjoint `spans`, coalescing what it touches (kernels rewrite a few tiles,
+    so the list stays short)."""
+    i = bisect.bisect_left(spans, [a, a])
+    if i > 0 and spans[i - 1][1] >= a:
+        i -= 1
+    j = i
+    while j < len(spans) and spans[j][0] <= b:
+        a, b = min(a, spans[j][0]), max(b, spans[j][1])
+        j += 1
+    spans[i:j] = [[a, b]]
 
 
 class CallPlacement:
