@@ -47,7 +47,8 @@ def _step(kind: str, arg: int, t: dict, core: Core):
     if kind == "gm2l1":  # GM -> L1 (a gather too): later L1 -> L0A steps read what it wrote
         return (core.load_data, t["l1b"], t["gm"], LoadData2DParams(arg % 8, 1 + arg % 4, 1))
     if kind == "l12l0":
-        return (core.load_data, t["l0a"][256 * (arg % 16)], t["l1b"], LoadData2DParams(arg % 12, 1 + arg % 3, 1))
+        p2 = LoadData2DParams(arg % 12, 1 + arg % 3, 1)
+        return (core.load_data, t["l0a"][256 * (arg % 16)], t["l1b"], p2)
     return ("mmad", t["l0c"], t["l0a"], t["l0b"], MmadParams(16, 16, 16, 0, False, True))
 
 
