@@ -88,10 +88,10 @@ class Program:
                 out[d.name] = core.tensor(d.position, d.dtype, d.length, offset=d.offset)
         return out
 
-    def run(self, core: Core, tensors: dict[str, LocalTensor] | None = None,
-            on_call: Callable[[Call, ExecReport], None] | None = None) -> tuple[dict[str, LocalTensor],
-                                                                               list[ExecReport]]:
-        """Execute every call on `core`; returns the bound tensors and one report per call."""
+    def run(self, core: Core, tensors: dict[str, LocalTensor] | None = None
+            ) -> tuple[dict[str, LocalTensor], list[ExecReport]]:
+        """Execute every call on `core` (as one `Core.run`, which batches consecutive loads into one
+        gather); returns the bound tensors and one report per call."""
         tensors = self.bind(core) if tensors is None else tensors
         views: dict[tuple[str, int], LocalTensor] = {}
 
@@ -102,13 +102,7 @@ class Program:
                 t = views[ref] = base[ref[1]] if ref[1] else base
             return t
 
-        reports: list[ExecReport] = []
-        for c in self.calls:
-            r = _EXEC[c.call](core, c, view)
-            reports.append(r)
-            if on_call is not None:
-                on_call(c, r)
-        return tensors, reports
+        return tensors, core.run(_STEP[c.call](core, c, view) for c in self.calls)
 
     def count(self) -> dict[str, int]:
         """Calls per instruction name (LoadData split by params struct)."""
@@ -141,30 +135,21 @@ _LOAD_NAMES = {"LoadData3DParamsV2": "Load3Dv2", "LoadData2DParams": "LoadData2D
                "LoadData2DParamsV2": "LoadData2Dv2"}
 
 
-def _load(core: Core, c: Call, v) -> ExecReport:
-    return core.load_data(v(c.args["dst"]), v(c.args["src"]), c.params)
+def _dst_src(method: str) -> Callable[[Core, Call, Callable], tuple]:
+    def step(core: Core, c: Call, v: Callable) -> tuple:
+        return getattr(core, method), v(c.args["dst"]), v(c.args["src"]), c.params
+    return step
 
 
-def _transpose(core: Core, c: Call, v) -> ExecReport:
-    return core.load_data_with_transpose(v(c.args["dst"]), v(c.args["src"]), c.params)
-
-
-def _mmad(core: Core, c: Call, v) -> ExecReport:
+def _mmad(core: Core, c: Call, v: Callable) -> tuple:
     bias = v(c.args["bias"]) if "bias" in c.args else None
-    return core.mmad(v(c.args["c"]), v(c.args["a"]), v(c.args["b"]), c.params, bias)
+    return core.mmad, v(c.args["c"]), v(c.args["a"]), v(c.args["b"]), c.params, bias
 
 
-def _copy(core: Core, c: Call, v) -> ExecReport:
-    return core.data_copy(v(c.args["dst"]), v(c.args["src"]), c.params)
-
-
-def _fixpipe(core: Core, c: Call, v) -> ExecReport:
-    return core.fixpipe(v(c.args["dst"]), v(c.args["src"]), c.params)
-
-
-_EXEC: dict[str, Callable[[Core, Call, Callable], ExecReport]] = {
-    "LoadData": _load, "LoadDataWithTranspose": _transpose, "Mmad": _mmad, "DataCopy": _copy,
-    "Fixpipe": _fixpipe,
+#: call -> the `Core.run` step (method, arguments) it becomes
+_STEP: dict[str, Callable[[Core, Call, Callable], tuple]] = {
+    "LoadData": _dst_src("load_data"), "LoadDataWithTranspose": _dst_src("load_data_with_transpose"),
+    "Mmad": _mmad, "DataCopy": _dst_src("data_copy"), "Fixpipe": _dst_src("fixpipe"),
 }
 
 
