@@ -1,8 +1,9 @@
 """The search: enumerate legal tilings and loads, keep those that fit every memory, pick the cheapest.
 
 Cost (docs/planner.md): every call and byte of the plan's loop nest, counted in closed form by
-`schedule.Gemm.cost` — bytes written GM->L1, L1->L0A, L1->L0B, into L0C and L0C->GM, and the number of
-calls. The objective turns them into one number:
+`schedule.Gemm.cost` — bytes the movers write GM->L1, L1->L0A, L1->L0B, L1->BT and L0C->GM, and the number
+of calls (Mmad's writes into L0C are compute and not counted as traffic). The objective turns them into one
+number:
 
 - balanced (default): bytes + 512 x calls (one call costs as much as moving one 512-B fractal);
 - traffic: bytes first, calls break ties;
@@ -65,17 +66,16 @@ class Choice:
 
 
 def sizes(total: int, g: int, limit: int = 24) -> list[int]:
-    """Balanced tile sizes of a dimension, largest first: min(total, align(ceil(total/t), g)), t = 1, 2..."""
-    out: list[int] = []
-    t = 1
-    while len(out) < limit:
-        s = min(total, align(cdiv(total, t), g))
-        if not out or s < out[-1]:
-            out.append(s)
-        if s <= g:
-            break
-        t += 1 if t < 16 else t // 8
-    return out
+    """Balanced tile sizes of a dimension, largest first: min(total, align(ceil(total/t), g)) for tile counts
+    t = 1..8 and the counts that give tiles near g, 2g, 4g, ... (so small tiles of a big dimension are
+    candidates too); at most `limit` of them."""
+    counts = set(range(1, 9))
+    s = g
+    while s < total:
+        counts.add(cdiv(total, s))
+        s *= 2
+    out = sorted({min(total, align(cdiv(total, t), g)) for t in counts}, reverse=True)
+    return out[:limit]
 
 
 def largest(pred: Callable[[int], bool], step: int, total: int) -> int:
