@@ -509,7 +509,7 @@ def compare_outputs(a_run: Any, b_run: Any, tiles: dict[str, list[Tile]], flippe
                           for i in range(t.m1) for j in range(t.k1)]
                     ra[ib] = ra[ia].copy() if max(ia + ib) < len(ra) else ra[ib]
                 how = "fractal by fractal (" + ", ".join(f"{t.m1} x {t.k1} tile at fractal {t.base}"
-                                                         for t in tiles[n]) + ")"
+                                                         for t in tiles[n]) + "; divergence N9)"
                 ra, rb = ra.ravel(), rb.ravel()
         same = ra is not None and rb is not None and np.array_equal(ra, rb)
         detail = ""

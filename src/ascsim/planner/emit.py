@@ -1,7 +1,8 @@
-"""A plan as files: the scenario (TOML, docs/scenarios.md) with its GM inputs as .npy files, and the C++
-kernel `ascsim cpp --kernel` makes of that scenario (the text the C++ front-end reads back,
-docs/cpp_frontend.md) — so `ascsim run plan.toml` and `ascsim run plan.cpp --gm NAME=FILE ...` replay the
-very calls the verification ran, on the very data."""
+"""A plan as files: the scenario (TOML, docs/scenarios.md) with its GM inputs as raw byte files (the bytes
+the verification run wrote into GM), and the C++ kernel `ascsim cpp --kernel` makes of that scenario (the
+text the C++ front-end reads back, docs/cpp_frontend.md) — so `ascsim run plan.toml` and
+`ascsim run plan.cpp --gm NAME_addr=data/NAME.bin ...` replay the very calls the verification ran, on the
+very data."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dtypes import to_bytes
 from .program import Call, Program
 
 
@@ -74,7 +76,7 @@ def step_lines(c: Call) -> str:
 
 
 def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
-    """The program as a scenario; `data` maps GM input tensors to their .npy file (relative to the
+    """The program as a scenario; `data` maps GM input tensors to their raw byte file (relative to the
     scenario)."""
     out = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
     out += [f"description = {toml_value(prog.description)}", f"chip = {toml_value(prog.chip)}", ""]
@@ -86,7 +88,7 @@ def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
         if d.offset is not None:
             out.append(f"offset = {d.offset}")
         if d.name in data:
-            out.append(f"init = {{ npy = {toml_value(data[d.name])} }}")
+            out.append(f"init = {{ raw = {toml_value(data[d.name])} }}")
         out.append("")
     for c in prog.calls:
         out += [step_lines(c), ""]
@@ -111,8 +113,8 @@ def run_cpp(scenario_path: str | Path, cpp_path: str | Path) -> dict[str, bytes]
 
 def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], report: str = ""
                ) -> dict[str, Path]:
-    """Write plan.toml, data/<tensor>.npy (the GM inputs for `inputs`), plan.cpp (a complete kernel whose GM
-    parameters are <tensor>_addr) and report.txt into out_dir; returns the paths by kind."""
+    """Write plan.toml, data/<tensor>.bin (the bytes of the GM inputs for `inputs`), plan.cpp (a complete
+    kernel whose GM parameters are <tensor>_addr) and report.txt into out_dir; returns the paths by kind."""
     from ..frontend.emit import scenario_kernel
     from ..scenario import load_scenario
 
@@ -120,11 +122,13 @@ def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], re
     (out / "data").mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}
     for name, values in plan.gm_inputs(inputs).items():
-        rel = f"data/{name}.npy"
-        np.save(out / rel, np.asarray(values))
+        rel = f"data/{name}.bin"
+        raw = to_bytes(plan.program.tensors[name].dtype, np.asarray(values, dtype=np.float64).ravel())
+        (out / rel).write_bytes(raw.tobytes())
         files[name] = rel
     header = "\n".join(["ascsim plan: the calls of this plan, replayable with `ascsim run plan.toml`;",
-                        "the GM inputs are the verification run's (data/*.npy).", "", *report.splitlines()])
+                        "the GM inputs are the verification run's bytes (data/*.bin).", "",
+                        *report.splitlines()])
     paths = {"scenario": out / "plan.toml", "cpp": out / "plan.cpp", "report": out / "report.txt"}
     paths["scenario"].write_text(scenario_text(plan.program, files, header), encoding="utf-8")
     paths["cpp"].write_text(scenario_kernel(load_scenario(paths["scenario"])), encoding="utf-8")

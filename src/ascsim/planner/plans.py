@@ -347,6 +347,8 @@ def _tiling_reasons(s, ch: Choice, g: Gemm, cost: Cost, forced: bool) -> list[st
     if kb == 1:
         out.append(f"L1: all of K in one block, so the outer ({outer}) operand's block stays while the loop "
                    f"walks the other; {len(g.m_blocks)} {what_a}(s), {len(g.n_blocks)} B block(s)")
+    if isinstance(s, ConvSearch) and len(g.m_blocks) > s.p.n:
+        out.append("feature-map slices of output rows carry their own top / bottom padding (divergence N3)")
     else:
         out.append(f"L1: K split into {kb} blocks (the operands do not fit L1 whole along K); each output "
                    f"tile streams its {what_a}s and B blocks")
@@ -362,6 +364,7 @@ def _channel_reason(s: ConvSearch, ch: Choice) -> str:
         return f"channelSize {chan}: Load3D accepts {c} channels of {s.dt.name} as they are"
     err = channel_size_error_text(s, c)
     why = f"Load3D refuses channelSize {c} ({err})" if err else f"{chan} = whole C0 groups of {c0}"
+    why += "; asked of the validator, divergence N5"
     tail = "packed tail group" if chan % c0 else "whole C0 groups"
     return f"channelSize {chan} for {c} input channels ({tail}; zero channels appended): {why}"
 
@@ -377,4 +380,4 @@ def _weights_reason(s: ConvSearch, ch: Choice, layouts) -> str:
     others = [bt for bt, _ in layouts if bt != ch.b_trans]
     alt = "" if others else "; the other layout has no legal load here"
     what = "a plain fractal copy (表5 B转置)" if ch.b_trans else "a transposing load (表5 B不转置)"
-    return f"weights stored in GM as {lay}: L1->L0B is {what} with {API[ch.b_load]}{alt}"
+    return f"weights stored in GM as {lay}: L1->L0B is {what} with {API[ch.b_load]}{alt} (divergence N6)"

@@ -45,7 +45,8 @@ def format_report(plan: Plan, v: Verification | None = None) -> str:
     ch, g, cost = plan.choice, plan.gemm, plan.cost
     prog = plan.program
     lines = [f"ascsim plan: {plan.problem.describe()} on {plan.chip.name}",
-             f"objective: {plan.objective}; {plan.candidates} candidate(s) fit every memory", "", "tiles"]
+             f"objective: {plan.objective} (docs/planner.md; divergence N1); {plan.candidates} candidate(s) "
+             "fit every memory", "", "tiles"]
     order = "M outer, N inner" if ch.order == "mn" else "N outer, M inner"
     lines.append(f"  L0 tile (mt x nt x kt): {ch.mt} x {ch.nt} x {ch.kt}; {len(g.m_segs)} x {len(g.n_segs)} "
                  f"output tiles, {len(g.k_segs)} K step(s); loop order {order}")
