@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import pair
 from .dtypes import to_raw
 from .errors import ParamRangeError
 from .memory import LocalTensor
@@ -63,8 +64,8 @@ def img2col(x: np.ndarray, kernel: int | Sequence[int], stride: int | Sequence[i
     if x.ndim != 3:
         raise ParamRangeError(f"img2col: x must be (C, H, W), but got shape {x.shape}")
     c, h, w = x.shape
-    (kh, kw), (sh, sw) = _two("kernel", kernel), _two("stride", stride)
-    dh, dw = _two("dilation", dilation)
+    (kh, kw), (sh, sw) = pair("img2col", "kernel", kernel), pair("img2col", "stride", stride)
+    dh, dw = pair("img2col", "dilation", dilation)
     left, right, top, bottom = _pad4(pad)
     chan = c if channels is None else int(channels)
     if chan < c:
@@ -109,15 +110,6 @@ def densify_2to4(b: np.ndarray) -> np.ndarray:
             elif len(vals) == 1:
                 out[2 * g + (1 if vals[0][0] == 3 else 0), j] = vals[0][1]
     return out
-
-
-def _two(name: str, v: int | Sequence[int]) -> tuple[int, int]:
-    if isinstance(v, (int, np.integer)):
-        return int(v), int(v)
-    t = tuple(int(x) for x in v)
-    if len(t) != 2:
-        raise ParamRangeError(f"img2col: {name} must be an int or (h, w), but got {v!r}")
-    return t  # type: ignore[return-value]
 
 
 def _pad4(pad: int | Sequence[int]) -> tuple[int, int, int, int]:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .checks import pair
 from .chips import get_chip
 from .core import Core
 from .dtypes import DType, get_dtype
@@ -46,15 +47,6 @@ def flow_stats(reports: Sequence[ExecReport], **extra: object) -> dict:
     """What a flow reports: instructions (count by kind), bytes_moved (bytes written), then `extra`."""
     return {"instructions": dict(Counter(r.instr for r in reports)),
             "bytes_moved": sum(r.bytes_written for r in reports), **extra}
-
-
-def _pair(name: str, v: int | Sequence[int]) -> tuple[int, int]:
-    if isinstance(v, (int, np.integer)):
-        return int(v), int(v)
-    t = tuple(int(x) for x in v)
-    if len(t) != 2:
-        raise ParamRangeError(f"conv2d: {name} must be an int or (h, w), but got {v!r}")
-    return t  # type: ignore[return-value]
 
 
 def channel_size_for(channels: int, dt: DType, chip: str = "a2") -> int:
@@ -86,8 +78,8 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
                               f"but got {w.shape}")
     _, cin, h, wd = x.shape
     cout, _, kh, kw = w.shape
-    problem = ConvProblem(core.chip.key, 1, cin, h, wd, cout, kh, kw, _pair("stride", stride), pads_of(pad),
-                          _pair("dilation", dilation), dt.name)
+    problem = ConvProblem(core.chip.key, 1, cin, h, wd, cout, kh, kw, pair("conv2d", "stride", stride),
+                          pads_of(pad), pair("conv2d", "dilation", dilation), dt.name)
     plan = plan_conv2d(problem, tiles=None if tiles is None else tuple(tiles), instr="conv2d")
     y, reports = plan.run(core, {"x": x, "w": w})
     ch = plan.choice

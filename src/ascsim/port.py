@@ -447,33 +447,20 @@ def port(path: str | Path, to: str) -> Ported:
 
 
 def scenario_text(raw: dict, src_dir: Path, dst_dir: Path) -> str:
-    """A raw scenario as TOML; relative .npy paths re-based from src_dir to dst_dir."""
-    from .planner.emit import toml_value
+    """A raw scenario as TOML; relative .npy / raw paths re-based from src_dir to dst_dir."""
+    from .planner.emit import scenario_toml
 
-    out = []
-    for k in ("description", "chip", "strict"):
-        if k in raw:
-            out.append(f"{k} = {toml_value(raw[k])}")
-    out.append("")
+    doc = dict(raw)
+    tensors = {}
     for name, t in raw.get("tensors", {}).items():
-        out.append(f"[tensors.{name}]")
-        for k, v in t.items():
-            if k == "init" and isinstance(v, dict) and "npy" in v:
-                v = {"npy": os.path.relpath(src_dir / v["npy"], dst_dir).replace(os.sep, "/")}
-            out.append(f"{k} = {toml_value(v)}")
-        out.append("")
-    for s in raw.get("steps", []):
-        out.append("[[steps]]")
-        out += [f"{k} = {toml_value(v)}" for k, v in s.items()]
-        out.append("")
-    for e in raw.get("expect", []):
-        out.append("[[expect]]")
-        out += [f"{k} = {toml_value(v)}" for k, v in e.items()]
-        out.append("")
-    if raw.get("save"):
-        out.append("[save]")
-        out += [f"{k} = {toml_value(v)}" for k, v in raw["save"].items()]
-    return "\n".join(out) + "\n"
+        t = dict(t)
+        init = t.get("init")
+        if isinstance(init, dict) and set(init) & {"npy", "raw"}:
+            kind = "npy" if "npy" in init else "raw"
+            t["init"] = {kind: os.path.relpath(src_dir / init[kind], dst_dir).replace(os.sep, "/")}
+        tensors[name] = t
+    doc["tensors"] = tensors
+    return scenario_toml(doc)
 
 
 @dataclass

@@ -7,7 +7,6 @@ very data."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -15,33 +14,30 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import to_bytes
-from .program import Call, Program
+from .program import Program
+
+
+def plain(v: Any) -> Any:
+    """A value as TOML-ready Python: enum members by name, numpy scalars as numbers, params structs (nested
+    ones too) as scenario tables."""
+    if isinstance(v, Enum):
+        return v.name
+    if isinstance(v, np.generic):
+        return v.item()
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return plain(struct_table(v))
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    return v
 
 
 def toml_value(v: Any) -> str:
-    """One value in TOML: bools, numbers, strings, arrays, inline tables (nested structs with their type)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, Enum):
-        return f'"{v.name}"'
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    if isinstance(v, (float, np.floating)):
-        f = float(v)
-        if math.isnan(f):
-            return "nan"
-        if math.isinf(f):
-            return "inf" if f > 0 else "-inf"
-        return repr(f)
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
-    if dataclasses.is_dataclass(v):
-        return toml_value(struct_table(v))
-    raise TypeError(f"no TOML form for {v!r}")
+    """One value in TOML (the C++ front-end's scenario writer, after `plain`)."""
+    from ..frontend.emit import _toml_value  # one TOML value writer for every emitted scenario
+
+    return _toml_value(plain(v))
 
 
 def struct_table(p: Any) -> dict[str, Any]:
@@ -61,41 +57,51 @@ def _ref(ref: tuple[str, int]) -> Any:
     return name if not index else {"tensor": name, "index": index}
 
 
-def step_lines(c: Call) -> str:
-    """One `[[steps]]` entry."""
-    lines = ["[[steps]]", f"call = {toml_value(c.call)}"]
-    for role, ref in c.args.items():
-        lines.append(f"{role} = {toml_value(_ref(ref))}")
-    if c.params is not None:
-        lines.append(f"params = {toml_value(c.params)}")
-    for k, v in (c.extra or {}).items():
-        lines.append(f"{k} = {toml_value(v)}")
-    if c.note:
-        lines.append(f"note = {toml_value(c.note)}")
-    return "\n".join(lines)
+def scenario_toml(doc: dict, header: str = "", notes: dict[str, str] | None = None) -> str:
+    """A scenario document (the parsed TOML's tables: description, chip, strict, tensors, steps, expect,
+    save) as TOML text, `header` as leading comment lines and `notes` as comments on tensor tables."""
+    out = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
+    out += [f"{k} = {toml_value(doc[k])}" for k in ("description", "chip", "strict") if k in doc]
+    out.append("")
+    for name, t in doc.get("tensors", {}).items():
+        note = (notes or {}).get(name)
+        out.append(f"[tensors.{name}]" + (f"  # {note}" if note else ""))
+        out += [f"{k} = {toml_value(v)}" for k, v in t.items()]
+        out.append("")
+    for table in ("steps", "expect"):
+        for s in doc.get(table, []):
+            out.append(f"[[{table}]]")
+            out += [f"{k} = {toml_value(v)}" for k, v in s.items()]
+            out.append("")
+    if doc.get("save"):
+        out.append("[save]")
+        out += [f"{k} = {toml_value(v)}" for k, v in doc["save"].items()]
+    return "\n".join(out) + "\n"
 
 
 def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
     """The program as a scenario; `data` maps GM input tensors to their raw byte file (relative to the
     scenario)."""
-    out = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
-    out += [f"description = {toml_value(prog.description)}", f"chip = {toml_value(prog.chip)}", ""]
+    tensors = {}
     for d in prog.tensors.values():
-        out.append(f"[tensors.{d.name}]" + (f"  # {d.note}" if d.note else ""))
-        out.append(f"position = {toml_value(d.position)}")
-        out.append(f"dtype = {toml_value(d.dtype.name)}")
-        out.append(f"length = {d.length}")
+        t: dict[str, Any] = {"position": d.position, "dtype": d.dtype.name, "length": d.length}
         if d.offset is not None:
-            out.append(f"offset = {d.offset}")
+            t["offset"] = d.offset
         if d.name in data:
-            out.append(f"init = {{ raw = {toml_value(data[d.name])} }}")
-        out.append("")
+            t["init"] = {"raw": data[d.name]}
+        tensors[d.name] = t
+    steps = []
     for c in prog.calls:
-        out += [step_lines(c), ""]
-    if prog.outputs:
-        out.append("[save]")
-        out += [f"{name} = {toml_value(name + '.npy')}" for name in prog.outputs]
-    return "\n".join(out) + "\n"
+        s: dict[str, Any] = {"call": c.call, **{role: _ref(ref) for role, ref in c.args.items()}}
+        if c.params is not None:
+            s["params"] = c.params
+        s.update(c.extra or {})
+        if c.note:
+            s["note"] = c.note
+        steps.append(s)
+    doc = {"description": prog.description, "chip": prog.chip, "tensors": tensors, "steps": steps,
+           "save": {name: f"{name}.npy" for name in prog.outputs}}
+    return scenario_toml(doc, header, {d.name: d.note for d in prog.tensors.values() if d.note})
 
 
 def run_cpp(scenario_path: str | Path, cpp_path: str | Path) -> dict[str, bytes]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import pair
 from ..dtypes import DType, from_raw, get_dtype, to_raw
 from ..errors import NotImplementedFeature, ParamRangeError
 from ..layouts import align, channel_groups, chw_to_fmap_l1
@@ -106,20 +107,11 @@ class MatmulProblem:
         return 2.0**-22 * self.k * (a @ b)
 
 
-def _pair(name: str, v: int | Sequence[int]) -> tuple[int, int]:
-    if isinstance(v, (int, np.integer)):
-        return int(v), int(v)
-    t = tuple(int(x) for x in v)
-    if len(t) != 2:
-        raise ParamRangeError(f"conv2d: {name} must be an int or (h, w), but got {v!r}")
-    return t  # type: ignore[return-value]
-
-
 def pads_of(pad: int | Sequence[int]) -> tuple[int, int, int, int]:
     """padList [left, right, top, bottom] from an int, torch-style (ph, pw) or a 4-entry padList."""
     if not isinstance(pad, (int, np.integer)) and len(tuple(pad)) == 4:
         return tuple(int(x) for x in pad)  # type: ignore[return-value]
-    ph, pw = _pair("pad", pad)
+    ph, pw = pair("conv2d", "pad", pad)
     return pw, pw, ph, ph
 
 
