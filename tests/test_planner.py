@@ -320,3 +320,46 @@ def test_bias_refusals_come_from_the_instructions() -> None:
     with pytest.raises(UnsupportedError, match=r"^plan matmul: --quant deqf16 with half .* Fixpipe: quantPre "
                                                r"DEQF16"):
         plan_matmul(MatmulProblem("a2", 16, 16, 16, "half", quant="deqf16"))
+
+
+# -- the flows run plans (issue 8 item 6) -------------------------------------------------------------------
+
+
+def test_flow_matmul_1024_half_end_to_end() -> None:
+    """A 1024^3 half matmul (4 MB of operands, L1 holds 512 KB) through flows_matmul.matmul against numpy."""
+    from ascsim.flows_matmul import matmul
+
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((1024, 1024)).astype(np.float16)
+    b = rng.standard_normal((1024, 1024)).astype(np.float16)
+    c, stats = matmul(Core("a2"), a, b, dtype="half")
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    bound = 2.0**-22 * 1024 * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)))
+    assert (np.abs(c - ref) <= bound).all()
+    plan = stats["plan"]
+    assert len(plan.gemm.m_blocks) * len(plan.gemm.k_blocks) > 1  # tiled through L1
+    assert stats["instructions"]["Mmad"] == stats["tiles"]
+
+
+def test_flow_conv2d_larger_than_l1() -> None:
+    """A feature map of 32 x 120 x 120 half (900 KB) does not fit L1: the flow slices output rows (with their
+    own top / bottom padding, divergence N3) and matches torch."""
+    from ascsim.flows import conv2d
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 32, 120, 120)).astype(np.float16)
+    w = (rng.standard_normal((16, 32, 3, 3)) / 4).astype(np.float16)
+    y, stats = conv2d(Core("ascend950"), x, w, stride=1, pad=1, dtype="half")
+    xt, wt = torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64))
+    ref = torch.nn.functional.conv2d(xt, wt, padding=1).numpy()
+    scale = torch.nn.functional.conv2d(xt.abs(), wt.abs(), padding=1).numpy()
+    assert (np.abs(y - ref) <= 2.0**-22 * 288 * scale).all()
+    assert len(stats["plan"].gemm.m_blocks) > 1  # several slices of output rows
+
+
+def test_transposed_int4_a_is_refused_with_the_reason() -> None:
+    from ascsim import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match=r"^plan matmul: a_load 'auto' found no load for A \(int4b_t, "
+                                               r"a_trans=True\) on Atlas A2"):
+        plan_matmul(MatmulProblem("a2", 64, 64, 64, "int4b_t", a_trans=True))

@@ -95,9 +95,9 @@ class Cost:
 
     @property
     def total_bytes(self) -> int:
-        """Bytes the data movers write (GM -> L1 -> L0 -> GM); Mmad's accumulator writes are compute, not
-        movement, and are reported but not counted."""
-        return sum(v for k, v in self.bytes.items() if k != "mmad")
+        """Bytes written: by the data movers (GM -> L1 -> L0 -> GM) and by the cube into L0C (a C tile per K
+        step: splitting K finer costs accumulator traffic)."""
+        return sum(self.bytes.values())
 
 
 #: Cost categories, in pipeline order: GM->L1 copies of A and B, L1->L0A, L1->L0B, bias (GM->L1->BT),

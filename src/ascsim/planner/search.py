@@ -1,9 +1,8 @@
 """The search: enumerate legal tilings and loads, keep those that fit every memory, pick the cheapest.
 
 Cost (docs/planner.md): every call and byte of the plan's loop nest, counted in closed form by
-`schedule.Gemm.cost` — bytes the movers write GM->L1, L1->L0A, L1->L0B, L1->BT and L0C->GM, and the number
-of calls (Mmad's writes into L0C are compute and not counted as traffic). The objective turns them into one
-number:
+`schedule.Gemm.cost` — bytes written GM->L1, L1->L0A, L1->L0B, L1->BT, into L0C by Mmad (one C tile per K
+step) and L0C->GM, and the number of calls. The objective turns them into one number:
 
 - balanced (default): bytes + 512 x calls (one call costs as much as moving one 512-B fractal);
 - traffic: bytes first, calls break ties;
