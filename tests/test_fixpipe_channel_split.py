@@ -90,15 +90,14 @@ def test_doc_figures(chip: str, n: int) -> None:
 @pytest.mark.parametrize("chip", ["a2", "ascend950"])
 def test_datacopy_channel_split(chip: str) -> None:
     """DataCopy(gm, l0c, DataCopyCO12DstParams{..., channelSplit = true, nz2ndEn = false}): the same move
-    (DataCopy（L0C到GM数据搬运）.md 表3 channelSplit; NZ dstStride in 32-B blocks on A2, in elements on
-    950 as ascsim reads the 3510 form, divergence C19)."""
+    (DataCopy（L0C到GM数据搬运）.md 表3 channelSplit; NZ dstStride in 32-B blocks on both chips: dav_3510
+    DataCopyL0C2GMImpl converts it to elements)."""
     m, n = 32, 48
     c = np.arange(m * n, dtype=np.float32).reshape(m, n) / 4
     core = Core(chip)
     src = core.tensor("CO1", "float", 3 * 32 * 16, data=l0c_nz(c, 32))
     out = core.global_tensor("float", 6 * 256)
-    dst_stride = 32 * 8 * 4 // 32 if chip == "a2" else 32 * 8
-    p = DataCopyCO12DstParams(n, m, dst_stride, 32, QuantMode_t.NoQuant, 0, True, False)
+    p = DataCopyCO12DstParams(n, m, 32 * 8 * 4 // 32, 32, QuantMode_t.NoQuant, 0, True, False)
     core.data_copy(out, src, p)
     want = c.reshape(m, n // 8, 8).transpose(1, 0, 2).ravel()
     np.testing.assert_array_equal(out.read(), want)

@@ -589,8 +589,10 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     if split:
         _check_split(instr, "channelSplit", src, dst, fmt, to_l1, p.unitFlag, cxx=False)
     nd_num, src_nd, dst_nd = core.regs.nd_para if nz2nd else (1, 0, 0)
+    # NZ dstStride counts 32-B blocks on every chip: dav_3510 DataCopyL0C2GMImpl / DataCopyL0C2L1Impl turn
+    # it into elements (dstStride * ONE_BLK_SIZE / sizeof(T)) unless nz2ndEn, as the 2201 instruction reads it
     g = _Geometry(fmt, p.nSize, p.mSize, p.srcStride, p.dstStride, nd_num, src_nd, dst_nd,
-                  arch3510=chip.key == "ascend950", split=split)
+                  arch3510=chip.key == "ascend950" and nz2nd, split=split)
     spec = _spec(instr, g, dst.dtype, to_l1)
     notes: list[str] = []
     words = None
