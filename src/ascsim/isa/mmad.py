@@ -24,11 +24,11 @@ How a call runs (DESIGN.md "one call boundary"; `ascsim.boundary.run_call`): the
 operand memories and dtypes, the params' cached key, the accumulation mode) finds a `Prepared` call made
 by `validate` — one function for all three APIs, reading the per-API rules from `VARIANTS` — with the
 byte extents of every operand computed arithmetically from (m, k, n, layout). Per placement the boundary
-checks alignment, bounds and hazards; then `_execute` reads each operand as a reshape/transpose *view*
-of the memory bytes (whole fractals; a tensor whose last fractal passes the end of the memory is read
-from a zero-padded copy), decodes it with one table lookup per call, multiplies with BLAS and writes
-the valid m x n region of C. `ascsim.isa.mmad_ref` is the slow per-element reference it is tested
-against (tests/test_mmad_fast.py).
+checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
+strided view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes
+the end of the memory is read from a zero-padded copy), decodes it with one table lookup per call,
+multiplies with BLAS and writes the valid m x n region of C. `ascsim.isa.mmad_ref` is the slow
+per-element reference it is tested against (tests/test_mmad_fast.py).
 
 Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
 - Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
@@ -494,38 +494,59 @@ def _fractal_grid(layout: str, rows: int, cols: int, c0: int) -> tuple[tuple[int
     return (k1, n1, R0, c0), (0, 3, 1, 2)
 
 
-class Reader:
-    """How one operand's rows x cols matrix is read, worked out once per call shape: the bytes of its
-    whole fractals viewed as codes, reshaped/transposed into logical order, decoded by one table lookup
-    (or, for 32-bit floats, one exact cast). `pitch`: the Zz column count when it exceeds `cols`
-    (kDirectionAlign). The result is C-contiguous (what the BLAS gets)."""
+def _strides(shape: tuple[int, ...], axes: tuple[int, ...] | None, itemsize: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape, strides) of a C-contiguous `shape` array of `itemsize` elements after `transpose(axes)`."""
+    strides, step = [], itemsize
+    for d in reversed(shape):
+        strides.insert(0, step)
+        step *= d
+    if axes is None:
+        return tuple(shape), tuple(strides)
+    return tuple(shape[i] for i in axes), tuple(strides[i] for i in axes)
 
-    __slots__ = ("dt", "count", "nbytes", "code", "shape", "axes", "table", "to", "rows", "cols", "full",
-                 "exact")
+
+def strided(t: LocalTensor, nbytes: int, shape: tuple[int, ...], strides: tuple[int, ...], code: np.dtype,
+            nibbles: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(view, buffer): `shape`/`strides` elements of type `code` over the `nbytes` bytes from the tensor's
+    start — built in one step on the memory itself, or on a zero-padded copy (`region`) when the whole
+    fractals run past the memory's end; 4-bit data is first unpacked to one code per byte."""
+    mem, off = t.memory, t.offset
+    buf = mem.data
+    if off + nbytes > mem.size:
+        buf, off = region(t, nbytes), 0
+    if nibbles:
+        buf, off = _codes(buf[off : off + nbytes], FOUR_BIT, None), 0
+    return np.ndarray(shape, code, buf, off, strides), buf
+
+
+FOUR_BIT = get_dtype("int4b_t")  # any 4-bit dtype: `_codes` only looks at the width
+
+
+class Reader:
+    """How one operand's rows x cols matrix is read, worked out once per call shape: its whole fractals as
+    one strided view of the memory's codes in logical order, decoded by one table lookup (or, for 32-bit
+    floats, one exact cast). `pitch`: the Zz column count when it exceeds `cols` (kDirectionAlign). The
+    result is C-contiguous (what the BLAS gets)."""
+
+    __slots__ = ("dt", "nbytes", "code", "shape", "strides", "table", "to", "rows", "cols", "full", "exact")
 
     def __init__(self, dt: DType, layout: str, rows: int, cols: int, to: str, pitch: int = 0) -> None:
         if layout == "ND":
-            self.shape, self.axes = (rows, cols), None
-            self.full = (rows, cols)
+            shape, axes = (rows, cols), None
         else:
-            self.shape, self.axes = _fractal_grid(layout, rows, max(cols, pitch), dt.c0)
-            sh = [self.shape[i] for i in self.axes]
-            self.full = (sh[0] * sh[1], sh[2] * sh[3])
+            shape, axes = _fractal_grid(layout, rows, max(cols, pitch), dt.c0)
+        self.code = np.dtype(np.uint8) if dt.bits <= 8 else dt.raw_dtype.newbyteorder("<")
+        self.shape, self.strides = _strides(shape, axes, self.code.itemsize)
+        sh = self.shape
+        self.full = (rows, cols) if axes is None else (sh[0] * sh[1], sh[2] * sh[3])
         self.dt, self.rows, self.cols, self.to = dt, rows, cols, to
-        self.count = math.prod(self.shape)
-        self.nbytes = _nbytes(self.count, dt.bits)
-        self.code = dt.raw_dtype.newbyteorder("<") if dt.bits > 8 else None
+        self.nbytes = _nbytes(math.prod(shape), dt.bits)
         self.table = None if dt.bits == 32 else _table(dt.name, to)
         self.exact = self.full == (rows, cols)
 
     def __call__(self, t: LocalTensor) -> np.ndarray:
-        mem, off = t.memory, t.offset
-        end = off + self.nbytes
-        buf = mem.data[off:end] if end <= mem.size else region(t, self.nbytes)
-        raw = (_codes(buf, self.dt, None)[: self.count] if self.code is None else buf.view(self.code)
-               ).reshape(self.shape)
-        if self.axes is not None:
-            raw = raw.transpose(self.axes)
+        raw = strided(t, self.nbytes, self.shape, self.strides, self.code, self.dt.bits == 4)[0]
         if self.table is not None:
             vals = self.table.take(raw, mode="clip")  # every code indexes the table: "clip" skips the check
         else:
@@ -586,22 +607,32 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
     cdt = get_dtype(spec.c)
     m1, n1 = cdiv(m, R0), cdiv(n, R0)
     c_bytes, c_code = m1 * n1 * R0 * R0 * cdt.bits // 8, cdt.raw_dtype.newbyteorder("<")
-    c_shape, c_block, c_full = (n1, m1, R0, R0), (m1, R0, n1, R0), (m1 * R0, n1 * R0)
+    c_shape, c_strides = _strides((n1, m1, R0, R0), (1, 2, 0, 3), c_code.itemsize)
+    c_full = (m1 * R0, n1 * R0)
     exact = c_full == (m, n)
     c_end = _nbytes(last_offset("NZ", m, n, R0) + 1, cdt.bits)
     to = "float64" if cdt.kind == "float" else "int64"
     rnd = _rounder(cdt.name)
+    lo, hi = (int(np.iinfo(cdt.value_dtype).min), int(np.iinfo(cdt.value_dtype).max)) if to == "int64" \
+        else (0, 0)
     accumulate, f32 = spec.accumulate, spec.f32
     bias = reader(spec.c, "ND", 1, n, to) if spec.from_bias else None
     read_ab = operands(spec)
     mul = np.matmul if m * n * spec.k < _Blas.threshold else matmul  # small products never thread
 
+    def store(raw: np.ndarray, old: np.ndarray | None, values: np.ndarray) -> None:
+        """Round `values` (m x n) once to the C type into the valid region (callers hold np.errstate)."""
+        if exact:  # the assignment's cast is the one rounding (the same as `round_to`)
+            raw.view(cdt.value_dtype)[...] = values.reshape(raw.shape)
+        else:  # merge into the copy of the whole fractals, then write them all back
+            old[:m, :n] = rnd(values)  # type: ignore[index]
+            raw[...] = old.reshape(raw.shape)  # type: ignore[union-attr]
+
     def run(core, ops: Sequence[LocalTensor]) -> None:
         av, bv = read_ab(ops)
         c = ops[0]
-        buf = region(c, c_bytes)
-        view = buf.view(c_code).reshape(c_shape).transpose(1, 2, 0, 3)
-        old = view.reshape(c_full) if accumulate or not exact else None
+        raw, buf = strided(c, c_bytes, c_shape, c_strides, c_code)  # (M1, 16, N1, 16) raw C elements
+        old = raw.reshape(c_full) if accumulate or not exact else None  # a copy
         init = None
         if accumulate:
             init = decode_codes(cdt, old[:m, :n], to)  # type: ignore[index]
@@ -611,7 +642,8 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
             total = mul(av, bv).astype(np.int64)  # exact (int_blas_dtype)
             if init is not None:
                 total += init
-            raw = rnd(total)
+            np.minimum(total, hi, out=total)  # "对于整数类型只有饱和模式"
+            store(raw, old, np.maximum(total, lo, out=total))
         else:
             with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
                 if f32:  # K order in float32 (divergence M7)
@@ -622,13 +654,8 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
                     total = mul(av, bv)
                     if init is not None:
                         total = total + init
-                raw = rnd(total)
-        if exact:
-            view[...] = raw.reshape(c_block)
-        else:
-            old[:m, :n] = raw  # type: ignore[index]
-            view[...] = old.reshape(c_block)  # type: ignore[union-attr]
-        if buf.base is None:  # a zero-padded copy (fractals past the memory's end): the valid extent back
+                store(raw, old, total)
+        if buf is not c.memory.data:  # a zero-padded copy (fractals past the memory's end): the valid extent
             c.memory.data[c.offset : c.offset + c_end] = buf[:c_end]
 
     return run
