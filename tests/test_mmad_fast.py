@@ -311,7 +311,7 @@ def test_mx_fast_equals_reference(data) -> None:
     m = data.draw(st.sampled_from([2, 16, 20]), "m")
     n = data.draw(st.integers(1, 36), "n")
     k = data.draw(st.sampled_from([64, 128]), "k")
-    init = data.draw(st.sampled_from(["init", "acc", "bt"]), "init")
+    init = data.draw(st.sampled_from(["init", "acc", "bt", "co1"]), "init")
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), "seed"))
     core = Core("ascend950")
     ta = place(core, "A2", an, a_flat(core, an, codes(rng, an, (m, k)), k, False), False, 1024)
@@ -322,6 +322,7 @@ def test_mx_fast_equals_reference(data) -> None:
         mx.data[t.offset // 16 : t.offset // 16 + size] = rng.integers(124, 131, size)
     tc = c_tensor(core, rng, "float", m, n, False)
     bias = place(core, "C2", "float", codes(rng, "float", n), False, 64) if init == "bt" else None
+    bias = tc if init == "co1" else bias  # "accumulate onto C" (M5)
     p = MmadParams(m, n, k, cmatrixInitVal=init == "init")
     rep = run_both(core, lambda *x: mmad_mx(core, *x), tc, ta, tb, p, bias, api="MmadMx")
     assert {r[0] for r in rep.reads} >= {"L0A", "L0B", "L0A_MX", "L0B_MX"}
@@ -373,13 +374,15 @@ def test_rejected_huge_call_is_fast_small_and_leaves_no_cache() -> None:
     p = MmadParams(4095, 4095, 4095)
     core.mmad(tc, ta, tb, MmadParams(32, 32, 32))  # warm everything else up
     tracemalloc.start()
-    t0 = time.perf_counter()
-    with pytest.raises(BoundsError, match=r"^Mmad: A \(L0A\): bytes \[0, \d+\) lie outside L0A"):
-        core.mmad(tc, ta, tb, p)
-    dt = time.perf_counter() - t0
+    times = []
+    for _ in range(5):  # the best of 5: a busy machine may preempt any one call
+        t0 = time.perf_counter()
+        with pytest.raises(BoundsError, match=r"^Mmad: A \(L0A\): bytes \[0, \d+\) lie outside L0A"):
+            core.mmad(tc, ta, tb, p)
+        times.append(time.perf_counter() - t0)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert dt < 0.01 and peak < 512 * 1024, (dt, peak)
+    assert min(times) < 0.01 and peak < 512 * 1024, (times, peak)
     n = len(CALLS)
     with pytest.raises(ParamRangeError, match=r"^Mmad: m must be in \[0, 4095\], but got 4096"):
         core.mmad(tc, ta, tb, MmadParams(4096, 16, 16))
