@@ -61,7 +61,8 @@ class Prepared:
     """One validated call shape (see the module docstring). Offset-independent and shared."""
 
     __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
-                 "min_dst", "wrap", "aligns", "hint", "nbytes", "extents", "run", "counts", "__weakref__")
+                 "min_dst", "wrap", "aligns", "hint", "nbytes", "extents", "run", "counts", "hazards_at",
+                 "__weakref__")
 
     def __init__(self, instr: str, spec: Any = None, *, units: Callable[[], UnitPlan] | None = None,
                  planner: Callable[[], Plan] | None = None, pad: int = 0,
@@ -70,7 +71,8 @@ class Prepared:
                  aligns: Sequence[tuple[int, int, str]] = (),
                  hint: Callable[[LocalTensor], str] | None = None,
                  extents: Sequence[Extent] = (), run: Callable[..., Any] | None = None,
-                 counts: tuple[int, int, int] = (0, 0, 0)) -> None:
+                 counts: tuple[int, int, int] = (0, 0, 0),
+                 hazards_at: Callable[[Sequence[LocalTensor | None]], list[str]] | None = None) -> None:
         self.instr = instr
         self.spec = spec
         self._units_fn = units
@@ -82,13 +84,17 @@ class Prepared:
         self.notes = tuple(notes)
         self.min_dst = min_dst  # bytes the call certainly writes from the dst start (extent-first check)
         self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
-        self.aligns = tuple(aligns)  # (operand index, alignment in bytes, what) checked per placement
+        # (operand index, alignment in bytes, what[, basis]) checked per placement (basis: ALIGNMENT unless
+        # given, e.g. a doc-only alignment rule)
+        self.aligns = tuple(aligns)
         self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
         # Non-gather families (`run_call`): the byte extents each operand is read / written over, computed
         # arithmetically from the validated values; the executor; (bytes written, bytes read, pad elements)
         self.extents = tuple(extents)
         self.run = run
         self.counts = counts
+        # hazards that depend on where the operands lie (run_call: checked once per placement)
+        self.hazards_at = hazards_at
         self.nbytes = 2048
 
     @property
@@ -124,20 +130,21 @@ class Placement:
                  "dmem")
 
 
-def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str) -> AlignmentError:
+def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
+                 ) -> AlignmentError:
     return AlignmentError(with_basis(
         f"{prep.instr}: {what} address must be {align}-byte aligned in {t.memory.name}, but got "
-        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", ALIGNMENT))
+        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis))
 
 
 def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:
     """Check the prepared call at these tensors' addresses (alignment, extent-first bounds, exact bounds,
     hazards) and get the gather ready. Raises before anything is written."""
     ops = (dst, src)
-    for i, align, what in prep.aligns:
+    for i, align, what, *basis in prep.aligns:
         t = ops[i]
         if t is not None and t.offset % align:
-            raise _align_error(prep, t, align, what)
+            raise _align_error(prep, t, align, what, *basis)
     hint = "" if prep.hint is None else prep.hint(dst)
     if dst.offset + prep.min_dst > dst.memory.size:  # before any plan is built (bounded work)
         raise BoundsError(f"{prep.instr}: destination: bytes [{dst.offset}, {dst.offset + prep.min_dst}) "
@@ -327,10 +334,10 @@ class CallPlacement:
 
 def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlacement:
     """Alignment, bounds and hazards of every extent of `prep` at these operands (raises before any write)."""
-    for i, align, what in prep.aligns:
+    for i, align, what, *basis in prep.aligns:
         t = ops[i]
         if t is not None and t.offset % align:
-            raise _align_error(prep, t, align, what)
+            raise _align_error(prep, t, align, what, *basis)
     hazards: list[str] = []
     reads, writes = [], []
     for e in prep.extents:
@@ -346,6 +353,8 @@ def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlaceme
             hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {t.position}@0x{t.offset:x}, "
                            f"past the LocalTensor ({t.nbytes} B)")
         (writes if e.write else reads).append((t.memory.name, a, b))
+    if prep.hazards_at is not None:
+        hazards += prep.hazards_at(ops)
     pl = CallPlacement()
     pl.hazards, pl.reads, pl.writes = hazards, tuple(reads), tuple(writes)
     pl.ops = (Operand.of(ops[0]) if ops else None, Operand.of(ops[1]) if len(ops) > 1 else None)
