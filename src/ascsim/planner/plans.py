@@ -123,7 +123,7 @@ class Plan:
                 out["bias_gm"] = bias
             return out
         chan = self.choice.channels
-        x = np.asarray(inputs["x"], dtype=np.float64)
+        x = np.asarray(inputs["x"])
         b = weights_to_b(np.asarray(inputs["w"], dtype=np.float64), chan, dt.c0)
         return {"x_gm": fmap_gm(dt, x, chan)[0], "w_gm": (b.T if self.choice.b_trans else b).ravel()}
 

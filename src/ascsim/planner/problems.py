@@ -243,7 +243,10 @@ def fmap_gm(dt: DType, x: np.ndarray, channels: int) -> tuple[np.ndarray, int]:
     n, c, h, w = x.shape
     per32 = 256 // dt.bits
     stride = align(channels * h * w, per32)
-    out = np.zeros(n * stride + per32, dtype=np.float64 if dt.kind != "int" else np.int64)
+    # values already of the dtype's value type stay in it (written as bit patterns, no float64 pass)
+    keep = x.dtype == dt.value_dtype and not dt.is_4bit
+    wide = np.float64 if dt.kind != "int" else np.int64
+    out = np.zeros(n * stride + per32, dtype=x.dtype if keep else wide)
     for i in range(n):
         xp = np.zeros((channels, h, w), dtype=out.dtype)
         xp[:c] = x[i]
