@@ -140,15 +140,8 @@ class Plan:
         return out.astype(np.int32 if self.dt.kind == "int" else np.float32)
 
     def bind(self, core: Core, inputs: dict[str, np.ndarray]) -> dict[str, LocalTensor]:
-        """Create the program's tensors on `core`, GM inputs written from the logical inputs."""
-        data = self.gm_inputs(inputs)
-        for name, d in self.program.tensors.items():
-            d.data = data.get(name)
-        try:
-            return self.program.bind(core)
-        finally:
-            for d in self.program.tensors.values():
-                d.data = None
+        """The program's tensors on `core`, GM inputs written from the logical inputs."""
+        return self.program.bind(core, self.gm_inputs(inputs))
 
     def run(self, core: Core, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, list[ExecReport]]:
         """Execute the program on `core` for logical inputs; returns (result, one report per call)."""

@@ -9,6 +9,7 @@ also carries the pipe it issues on and the bytes it writes, which the planner's 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,22 +71,31 @@ class Program:
     calls: list[Call] = field(default_factory=list)
     outputs: tuple[str, ...] = ()
     description: str = ""
+    _bound: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary, repr=False,
+                                              compare=False)
 
     def declare(self, name: str, position: str, dtype: DType, length: int, offset: int | None = None,
                 data: np.ndarray | None = None, note: str = "") -> str:
         self.tensors[name] = TensorDecl(name, position, dtype, int(length), offset, data, note)
         return name
 
-    def bind(self, core: Core) -> dict[str, LocalTensor]:
-        """Create every declared tensor on `core` (GM inputs written with their data)."""
-        out: dict[str, LocalTensor] = {}
+    def bind(self, core: Core, data: dict[str, np.ndarray] | None = None) -> dict[str, LocalTensor]:
+        """The declared tensors on `core`, GM inputs written with `data` (or their declared data). A core
+        that ran this program before gets the same tensors back, so repeated runs (a flow called in a loop)
+        do not allocate GM again and again."""
+        out = self._bound.get(core)
+        if out is None:
+            out = {}
+            for d in self.tensors.values():
+                if d.position == "GM":
+                    out[d.name] = core.global_tensor(d.dtype, d.length)
+                else:
+                    out[d.name] = core.tensor(d.position, d.dtype, d.length, offset=d.offset)
+            self._bound[core] = out
         for d in self.tensors.values():
-            if d.position == "GM":
-                out[d.name] = t = core.global_tensor(d.dtype, d.length)
-                if d.data is not None:
-                    write_values(t, d.data)
-            else:
-                out[d.name] = core.tensor(d.position, d.dtype, d.length, offset=d.offset)
+            values = (data or {}).get(d.name, d.data)
+            if values is not None:
+                write_values(out[d.name], values)
         return out
 
     def run(self, core: Core, tensors: dict[str, LocalTensor] | None = None
