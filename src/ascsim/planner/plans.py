@@ -3,6 +3,7 @@ cost, the reasons for each choice, and the means to run and verify it."""
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -11,11 +12,11 @@ import numpy as np
 
 from ..core import Core
 from ..dtypes import DType, get_dtype
-from ..errors import ParamRangeError
+from ..errors import AscsimError, ParamRangeError
 from ..layouts import R0, align
 from ..memory import LocalTensor
 from ..plan import ExecReport
-from .movers import API
+from .movers import API, gran
 from .problems import ConvProblem, MatmulProblem, fmap_gm, matrix_gm, weights_to_b
 from .program import Program
 from .schedule import Cost, Gemm
@@ -238,8 +239,6 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
     s = MatmulSearch(p, objective, instr)
     la_all = s.resolve_load("a", p.a_trans, a_load)
     lb_all = s.resolve_load("b", p.b_trans, b_load)
-    from .movers import gran
-
     if tiles is not None:
         st = tile_step or gran(s.dt)
         tiles = _check_tiles(instr, tiles, (p.m, p.n, p.k), (st, st, st))
@@ -252,9 +251,10 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
         raise ParamRangeError(f"{instr}: no tiling of {p.describe()} fits the memories of {s.chip.name}"
                               + (f" with tiles (mt, nt, kt) = {tiles}" if tiles else ""))
     ch, g, cost = found
+    n = s.evaluated  # before the reasons price the alternatives
     reasons = [s.load_reasons("a", p.a_trans, ch.a_load, ch), s.load_reasons("b", p.b_trans, ch.b_load, ch)]
-    reasons += _tiling_reasons(s, ch, g, cost, tiles is not None)
-    return Plan(p, ch, g, cost, reasons, objective, s.evaluated, s.l1_regions(g))
+    reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
+    return Plan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
 
 
 @lru_cache(maxsize=64)
@@ -266,9 +266,8 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     GM weight layout ("b": K x Cout, "bt": Cout x K)."""
     p = problem
     s = ConvSearch(p, objective, instr)
-    g_ = 32
-    if tiles is not None:
-        tiles = _check_tiles(instr, tiles, (p.out_h * p.out_w, p.cout, p.c * p.kh * p.kw), (R0, g_, g_))
+    if tiles is not None:  # img2col rows by fractal rows; B's N and K by 32 (a b8 square, 950 b8 Load3D rows)
+        tiles = _check_tiles(instr, tiles, (p.out_h * p.out_w, p.cout, p.c * p.kh * p.kw), (R0, 32, 32))
     chans = s.channel_options()
     layouts = []
     for bt in (True, False):
@@ -276,7 +275,7 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
             continue
         try:
             lbs = s.resolve_load("b", bt, b_load)
-        except Exception:
+        except AscsimError:
             if weights != "auto":
                 raise
             continue
@@ -286,7 +285,7 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     found = s.best(s.choices([(bt, lbs[0]) for bt, lbs in layouts], chans, tiles))
     if found is not None:
         all_b = [(bt, lb) for bt, lbs in layouts for lb in lbs]
-        refined = s.best(replace_choice(found[0], b_trans=bt, b_load=lb) for bt, lb in all_b)
+        refined = s.best(dataclasses.replace(found[0], b_trans=bt, b_load=lb) for bt, lb in all_b)
         new, old = refined[0] if refined else None, found[0]
         if new is not None and (new.b_trans, new.b_load) != (old.b_trans, old.b_load):
             found = s.best(s.choices([(new.b_trans, new.b_load)], chans, tiles)) or found
@@ -294,10 +293,11 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
         raise ParamRangeError(f"{instr}: no tiling of {p.describe()} fits the memories of {s.chip.name}"
                               + (f" with tiles (mt, nt, kt) = {tiles}" if tiles else ""))
     ch, g, cost = found
+    n = s.evaluated
     reasons = [_channel_reason(s, ch), _weights_reason(s, ch, layouts),
                s.load_reasons("b", ch.b_trans, ch.b_load, ch)]
-    reasons += _tiling_reasons(s, ch, g, cost, tiles is not None)
-    return Plan(p, ch, g, cost, reasons, objective, s.evaluated, s.l1_regions(g))
+    reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
+    return Plan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
 
 
 def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> Plan:
@@ -317,21 +317,15 @@ def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: st
                 s.l1_regions(g))
 
 
-def replace_choice(ch: Choice, **kw) -> Choice:
-    from dataclasses import replace
-
-    return replace(ch, **kw)
-
-
 # -- reasons --------------------------------------------------------------------------------------------
 
 
-def _tiling_reasons(s, ch: Choice, g: Gemm, cost: Cost, forced: bool) -> list[str]:
+def _tiling_reasons(s, ch: Choice, g: Gemm, candidates: int, forced: bool) -> list[str]:
     nm, nn, nk = len(g.m_segs), len(g.n_segs), len(g.k_segs)
     obj = {"balanced": f"bytes + {CALL_BYTES} x calls", "traffic": "bytes, then calls",
            "instructions": "calls, then bytes"}[s.objective]
     head = ("tiles forced by the caller" if forced else
-            f"the cheapest of {s.evaluated} candidates that fit every memory (cost = {obj})")
+            f"the cheapest of {candidates} candidates that fit every memory (cost = {obj})")
     out = [f"L0 tiles mt x nt x kt = {ch.mt} x {ch.nt} x {ch.kt}: {nm} x {nn} output tiles, {nk} K "
            f"step(s) each; {head}"]
     kb = len(g.k_blocks)

@@ -174,6 +174,7 @@ class _Search:
         """Why this load: the others' refusals (doc-cited) and, for the legal ones, their price here."""
         what = ("A" if side == "a" else "B") + (" stored transposed" if trans else "")
         parts = []
+        mine = self.evaluate(ch)
         for ld in PREFERENCE[self.chip.l0a_format]:
             if ld == chosen:
                 continue
@@ -181,11 +182,15 @@ class _Search:
             if why is not None:
                 parts.append(f"{API[ld]}: {why}")
                 continue
-            alt = replace(ch, **{f"{side}_load": ld})
-            r = self.evaluate(alt)
-            parts.append(f"{API[ld]} is legal but " + ("does not fit" if r is None else
-                                                         f"costs {r[2].total_calls} calls / "
-                                                         f"{r[2].total_bytes:,} B"))
+            r = self.evaluate(replace(ch, **{f"{side}_load": ld}))
+            if r is None:
+                parts.append(f"{API[ld]} is legal but does not fit")
+            elif mine is not None and r[0] == mine[0]:
+                parts.append(f"{API[ld]} is legal and costs the same (the doc's preferred order decides, "
+                             "表5)")
+            else:
+                parts.append(f"{API[ld]} is legal but costs {r[2].total_calls} calls / "
+                             f"{r[2].total_bytes:,} B")
         head = f"{what} ({self.dt.name}) on {self.chip.name} -> {API[chosen]}"
         return head + (": " + "; ".join(parts) if parts else " (the only load)")
 
