@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from ascsim import Core, NotImplementedFeature, ParamRangeError
 from ascsim.cli import main
@@ -363,3 +365,26 @@ def test_transposed_int4_a_is_refused_with_the_reason() -> None:
     with pytest.raises(UnsupportedError, match=r"^plan matmul: a_load 'auto' found no load for A \(int4b_t, "
                                                r"a_trans=True\) on Atlas A2"):
         plan_matmul(MatmulProblem("a2", 64, 64, 64, "int4b_t", a_trans=True))
+
+
+# -- the closed-form cost against the loop it counts ---------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(m=st.integers(1, 300), n=st.integers(1, 300), k=st.integers(1, 400), tiles=st.tuples(
+    st.sampled_from([32, 64, 96, 128]), st.sampled_from([32, 64, 128]), st.sampled_from([32, 64, 128])),
+    mult=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 4)),
+    order=st.sampled_from(["mn", "nm"]), chip=st.sampled_from(CHIPS), bt=st.booleans())
+def test_cost_closed_form_matches_the_loop(m, n, k, tiles, mult, order, chip, bt) -> None:
+    """`Gemm.cost` (closed form) equals the calls and bytes of the program `Gemm.emit` builds, for random
+    blockings: tails, several L1 blocks per axis, K split or not, both loop orders."""
+    mt, nt, kt = tiles
+    p = MatmulProblem(chip, m, n, k, "half", False, bt)
+    auto = plan_matmul(p)
+    ch = Choice(mt, nt, kt, mt * mult[0], nt * mult[1], kt * mult[2], order, auto.choice.a_load,
+                auto.choice.b_load, bt)
+    try:
+        plan = plan_for(p, ch)
+    except ParamRangeError:
+        assume(False)
+    _check_cost(plan)
