@@ -115,6 +115,22 @@ def test_top_level_not_a_table(tmp_path: Path, top: str) -> None:
     fails(tmp_path, top, "expected a table of chip, tensors, steps ... at the top level, got ")
 
 
+@pytest.mark.parametrize(("raw", "start"), [
+    (scenario(save={"g": "\ud800.npy"}), "save.g: '\\ud800.npy' holds a lone UTF-16 surrogate"),
+    ({"chip": "a2", "tensors": {"\udcff": {}}}, "tensors: the key '\\udcff' holds a lone UTF-16 surrogate"),
+])
+def test_json_lone_surrogate_escapes(tmp_path: Path, raw: dict, start: str) -> None:
+    """JSON's "\\ud800" is not text: as a save name it used to reach open() (UnicodeEncodeError)."""
+    fails(tmp_path, raw, start)
+
+
+def test_line_breaks_in_names_stay_one_line(tmp_path: Path) -> None:
+    """A tensor named "a\\rb\\u2028c" (any str.splitlines break) does not split the error line."""
+    raw = scenario()
+    raw["tensors"]["a\rb\u2028c"] = {"position": "nope", "dtype": "half"}
+    fails(tmp_path, raw, "tensors.a b c.position: unknown TPosition 'nope'")
+
+
 def test_json_integer_with_too_many_digits(tmp_path: Path) -> None:
     fails(tmp_path, json.dumps(scenario()).replace("2048", "9" * 5000), "not valid JSON: Exceeds the limit")
 

@@ -74,7 +74,7 @@ def _toml_value(v: Any) -> str:
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
-    raise TypeError(v)  # None: TOML has no null (the mutators drop the key instead)
+    raise TypeError(v)  # None: TOML has no null (_emit writes JSON then)
 
 
 def _toml_key(k: str) -> str:
@@ -86,13 +86,14 @@ def to_toml(raw: dict) -> str:
     return "".join(f"{_toml_key(k)} = {_toml_value(v)}\n" for k, v in raw.items())
 
 
-def _has_none(v: Any) -> bool:
-    if v is None:
+def _json_only(v: Any) -> bool:
+    """Does v hold what only JSON can say: null, or a lone surrogate escape ("\\ud800")?"""
+    if v is None or isinstance(v, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in v):
         return True
     if isinstance(v, dict):
-        return any(_has_none(x) for x in v.values())
+        return any(_json_only(k) or _json_only(x) for k, x in v.items())
     if isinstance(v, list):
-        return any(_has_none(x) for x in v)
+        return any(_json_only(x) for x in v)
     return False
 
 
@@ -108,6 +109,7 @@ class Case:
     extra: dict[str, bytes] = field(default_factory=dict)  # name -> bytes, written beside the scenario
     args: list[str] = field(default_factory=list)  # extra `run` arguments (e.g. --save NAME)
     command: str = "run"
+    quiet: bool = True  # run -q (without: the per-step summaries and reading notes are printed too)
     out: str = "out"  # --out, relative to the sandbox root
     note: str = ""
 
@@ -140,6 +142,7 @@ HUGE = [2**15, 2**16, 2**31, 2**32, 2**40, 2**63 - 1, 2**63, 2**64, 2**64 + 1, 2
         -2**63 - 1, -2**100, 10**4000]
 POOL: list[Any] = [None, True, False, 0, 1, 3, -1, 255, 65536, 0.5, -0.0, 1e308, float("nan"), float("inf"),
                    -float("inf"), "", "x", "A1", "GM", "half", "int8_t", "LoadData", "fmap", "../x", "\u00e9",
+                   "\ud800",
                    [], [1], [1, 2, 3, 4], ["a"], [[1]], [1.5], [True], {}, {"x": 1},
                    {"type": "MmadParams"}, {"type": "LoadData3DParamsV2"}, {"tensor": "x", "index": 3},
                    {"npy": "data/missing.npy"}, {"random": 3}, {"values": [1, 2]}, {"fill": 1e10}, *HUGE]
@@ -174,7 +177,7 @@ def mut_value(r: random.Random, text: bytes, raw: dict) -> Case:
 
 
 def _emit(r: random.Random, raw: Any, force_json: bool = False) -> tuple[bytes, str]:
-    if force_json or not isinstance(raw, dict) or _has_none(raw) or r.random() < 0.35:
+    if force_json or not isinstance(raw, dict) or _json_only(raw) or r.random() < 0.35:
         return json.dumps(raw).encode(), ".json"
     return to_toml(raw).encode(), ".toml"
 
@@ -190,12 +193,19 @@ def mut_truncate(r: random.Random, text: bytes, raw: dict) -> Case:
     return Case(text[: r.randrange(len(text))])
 
 
+ODD_KEYS = ["", "a\nb", "a\rb", "x\u2028y", "\x85", " ", "[0]", "a.b", "\u00e9", "\udcff", "type", "../k"]
+
+
 def mut_type_swap(r: random.Random, text: bytes, raw: dict) -> Case:
     for _ in range(r.randint(1, 3)):
         path = r.choice(_paths(raw))
         value = _pick_value(r, raw)
-        if r.random() < 0.1:  # delete the field
-            del _get(raw, path[:-1])[path[-1]]
+        parent = _get(raw, path[:-1])
+        roll = r.random()
+        if roll < 0.1:  # delete the field
+            del parent[path[-1]]
+        elif roll < 0.2 and isinstance(parent, dict):  # rename it
+            parent[r.choice(ODD_KEYS)] = parent.pop(path[-1])
         else:
             _set(raw, path, value)
     return Case(*_emit(r, raw))
@@ -230,7 +240,7 @@ def mut_deep(r: random.Random, text: bytes, raw: dict) -> Case:
 def _injections(root: str) -> list[str]:
     return ["../x.npy", "../../x.npy", "../../../x.npy", "sub/../../x.npy", f"{root}/abs/x.npy", "/abs.npy",
             "", ".", "..", "x", "sub/x.npy", "sub/deeper/x.npy", "a\x00b.npy", "~/x.npy", "x" * 300 + ".npy",
-            "out.npz", "./y.npy", "sub/", "\\..\\x.npy", "data", "..npy", "..\u2215x.npy"]
+            "out.npz", "./y.npy", "sub/", "\\..\\x.npy", "data", "..npy", "..\u2215x.npy", "\udcff.npy"]
 
 
 def mut_save(r: random.Random, text: bytes, raw: dict, root: str) -> Case:
@@ -329,6 +339,7 @@ def make_case(example: Path, kind: str, seed: int, root: Path) -> Case:
         case = KINDS[kind](r, text, raw)
     if case.command == "run" and r.random() < 0.1:
         case.command = "cpp"
+    case.quiet = r.random() < 0.8
     return case
 
 
@@ -365,7 +376,7 @@ def run_case(case: Case, base: Path) -> Outcome:
     before = _snapshot(base)
     argv = [case.command, str(path)]
     if case.command == "run":
-        argv += ["-q", "--out", str(out)]
+        argv += ["-q"] * case.quiet + ["--out", str(out)]
     argv += case.args
     o, e = io.StringIO(), io.StringIO()
     raised = None

@@ -49,7 +49,7 @@ def _run_file(path: str, upto: int | None = None, on_step=None):
             """Each warning as one line; ScenarioWarnings (from building the tensors) carry their place."""
             nonlocal seen
             for w in caught[seen:]:
-                at = "" if isinstance(w.message, ScenarioWarning) else f"{where}: "
+                at = "" if isinstance(w.message, ScenarioWarning) or not where else f"{where}: "
                 print(f"warning: {sc.path.name}: {at}{_one_line(str(w.message))}", file=sys.stderr)
             seen = len(caught)
 
@@ -58,13 +58,15 @@ def _run_file(path: str, upto: int | None = None, on_step=None):
             if on_step is not None:
                 on_step(res)
 
+        flush("")  # from loading (params constructors)
         run = run_scenario(sc, upto=upto, on_step=step_done)
-        flush("end")
+        flush("")
     return sc, run
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
+    return " ".join(text.splitlines())
 
 
 def _notes(report) -> list[str]:

@@ -184,18 +184,32 @@ def _expect(sc: Scenario, loc: str, value: Any, kind: type | tuple[type, ...], w
     return value
 
 
-def _too_deep(raw: Any) -> str | None:
-    """The path of the first node nested deeper than MAX_DEPTH (walked without recursion), or None."""
+def _shape_problem(raw: Any) -> tuple[str, str] | None:
+    """(path, problem) of the first node nested deeper than MAX_DEPTH or holding a string that is not
+    Unicode text (JSON's lone "\\ud800" escapes), walked without recursion; None when there is none."""
     todo: list[tuple[Any, str, int]] = [(raw, "", 0)]
     while todo:
         node, loc, depth = todo.pop()
         if depth > MAX_DEPTH:
-            return loc
+            cut = loc if len(loc) <= 60 else loc[:57] + "..."
+            return cut, f"nested more than {MAX_DEPTH} levels deep (a scenario needs at most 5)"
+        if isinstance(node, str) and not _is_text(node):
+            return loc, f"{_show(node)} holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape), not text"
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         for k, v in items:
+            if isinstance(k, str) and not _is_text(k):
+                return loc or "(top level)", f"the key {_show(k)} holds a lone UTF-16 surrogate, not text"
             todo.append((v, f"{loc}[{k}]" if isinstance(k, int) else f"{loc}.{k}" if loc else str(k),
                          depth + 1))
     return None
+
+
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _parse(path: Path) -> dict:
@@ -228,16 +242,15 @@ def _parse(path: Path) -> dict:
     if not isinstance(raw, dict):
         raise ScenarioError(f"{path.name}: expected a table of chip, tensors, steps ... at the top level, "
                             f"got {type(raw).__name__} {_show(raw)}")
-    deep = _too_deep(raw)
-    if deep is not None:
-        where = deep if len(deep) <= 60 else deep[:57] + "..."
-        raise ScenarioError(f"{path.name}: {where}: nested more than {MAX_DEPTH} levels deep (a scenario "
-                            "needs at most 5)")
+    problem = _shape_problem(raw)
+    if problem is not None:
+        raise ScenarioError(f"{path.name}: {problem[0]}: {problem[1]}")
     return raw
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
+    return " ".join(text.splitlines())
 
 
 def _only(sc: Scenario, loc: str, d: dict, allowed: set[str]) -> None:
