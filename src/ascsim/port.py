@@ -434,12 +434,11 @@ def _doc(api: str) -> str:
 
 def port(path: str | Path, to: str) -> Ported:
     """The scenario at `path` rewritten for chip `to` (raises PortError naming what has no equivalent)."""
-    from .scenario import load_scenario, tomllib
+    from .scenario import _parse, load_scenario  # _parse: the file's tables, as load_scenario reads them
 
     path = Path(path)
     sc = load_scenario(path)
-    raw = tomllib.loads(path.read_text(encoding="utf-8")) if path.suffix != ".json" else \
-        __import__("json").loads(path.read_text(encoding="utf-8"))
+    raw = _parse(path)
     p = _Porter(sc, raw, get_chip(to))
     p.out.raw["tensors"] = p.tensors()
     p.out.raw["steps"] = p.steps()
