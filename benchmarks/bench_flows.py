@@ -6,7 +6,8 @@
     matmul on one thread — target <= 4x.
 
 BLAS and torch are held to one thread (threadpoolctl-free: the environment variables are set before
-numpy loads, and torch.set_num_threads(1)). Run: python benchmarks/bench_flows.py [--quick]
+numpy loads, and torch.set_num_threads(1)). Each flow also reports the share of its time spent inside Mmad
+(the core's `mmad` timed in one extra run). Run: python benchmarks/bench_flows.py [--quick]
 """
 
 from __future__ import annotations
@@ -40,6 +41,29 @@ def _best(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _mmad_share(fn: Callable[[], object], core: Core) -> float:
+    """Fraction of one run of `fn` spent in core.mmad (the flows execute through Core.run, which looks the
+    method up on the core, so an instance attribute wraps it)."""
+    spent = [0.0]
+    inner = core.mmad
+
+    def timed(*args: object, **kw: object) -> object:
+        t0 = time.perf_counter()
+        try:
+            return inner(*args, **kw)
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    core.mmad = timed  # type: ignore[method-assign]
+    try:
+        t0 = time.perf_counter()
+        fn()
+        total = time.perf_counter() - t0
+    finally:
+        del core.mmad
+    return spent[0] / total
+
+
 def bench_conv(repeat: int) -> None:
     import torch
 
@@ -53,9 +77,10 @@ def bench_conv(repeat: int) -> None:
     t_sim = _best(lambda: conv2d(core, x, w, stride=1, pad=1, dtype="half"), repeat)
     y, _ = conv2d(core, x, w, stride=1, pad=1, dtype="half")
     err = float(np.abs(y - torch.nn.functional.conv2d(tx, tw, padding=1).numpy()).max())
+    share = _mmad_share(lambda: conv2d(core, x, w, stride=1, pad=1, dtype="half"), core)
     print(f"(a) ResNet layer 56x56x64->64 3x3 pad 1 half (A2): ascsim {t_sim * 1e3:8.1f} ms, torch conv2d "
           f"(float32, 1 thread) {t_torch * 1e3:6.1f} ms: {t_sim / t_torch:5.1f}x (target <= 5x); "
-          f"max |diff| {err:.2e}")
+          f"max |diff| {err:.2e}; Mmad {100 * share:.0f}% of the flow")
 
 
 def bench_matmul(repeat: int, size: int) -> None:
@@ -72,8 +97,10 @@ def bench_matmul(repeat: int, size: int) -> None:
         return
     c, _ = matmul(core, a, b, dtype="half")
     err = float(np.abs(c - a32 @ b32).max())
+    share = _mmad_share(lambda: matmul(core, a, b, dtype="half"), core)
     print(f"(b) {size}^3 half matmul (A2): ascsim {t_sim * 1e3:8.1f} ms, numpy float32 (1 thread) "
-          f"{t_np * 1e3:6.1f} ms: {t_sim / t_np:5.1f}x (target <= 4x); max |diff| {err:.2e}")
+          f"{t_np * 1e3:6.1f} ms: {t_sim / t_np:5.1f}x (target <= 4x); max |diff| {err:.2e}; Mmad "
+          f"{100 * share:.0f}% of the flow")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 _WHERE: dict[str, str] = {
     "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes", "Bits": "dtypes",
     "LocalTensor": "memory", "Memory": "memory", "History": "view", "load_kernel": "frontend",
+    "expect": "expectations", "img2col": "expectations", "LayoutMismatch": "expectations",
     **{n: "errors" for n in (
         "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
         "HazardError", "HazardWarning", "NotImplementedFeature", "OverlapError", "ParamRangeError",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # what static tools see
         ParamRangeError,
         UnsupportedError,
     )
+    from .expectations import LayoutMismatch, expect, img2col  # noqa: F401
     from .frontend import load_kernel  # noqa: F401
     from .memory import LocalTensor, Memory  # noqa: F401
     from .params import (  # noqa: F401

@@ -34,6 +34,18 @@ def in_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str 
     return v
 
 
+def pair(instr: str, name: str, value: object) -> tuple[int, int]:
+    """(h, w) from an int or a 2-sequence (stride, dilation, kernel size of a convolution)."""
+    import numpy as np
+
+    if isinstance(value, (int, np.integer)):
+        return int(value), int(value)
+    t = tuple(int(x) for x in value)  # type: ignore[union-attr]
+    if len(t) != 2:
+        raise ParamRangeError(f"{instr}: {name} must be an int or (h, w), but got {value!r}")
+    return t  # type: ignore[return-value]
+
+
 def field(instr: str, name: str, value: object, bits: int, lo: int = 0, ctype: str = "") -> int:
     """`in_range` for a value that must fit an unsigned `bits`-wide field (lo..2^bits-1): the C++ struct
     member (`ctype`, e.g. "uint16_t": a narrowing brace initialiser does not compile) or, without `ctype`,

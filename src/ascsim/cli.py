@@ -97,9 +97,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r[{'#' * (30 * done // n):30}] {done}/{n} steps")
             sys.stderr.flush()
 
-    sc, run = _run_file(args.file, on_step=on_step)
+    try:
+        sc, run = _run_file(args.file, on_step=on_step)
+    except AscsimError as e:  # a failed [[expect]]: draw the differing fractals next to the outputs
+        if getattr(e, "result", None) is not None:
+            from pathlib import Path
+
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+            pic = e.result.draw(Path(args.out) / f"{Path(args.file).stem}.expect.svg")
+            print(f"wrote {pic} (the differing fractals)", file=sys.stderr)
+        raise
     if bar:
         sys.stderr.write("\n")
+    for res in run.expects:
+        print(f"expect: {res.message()}")
     names = sc.save
     if args.save:
         from .scenario import save_target_problem
@@ -277,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("-o", "--out", required=True, help="output page (.html)")
     x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region)")
     x.set_defaults(func=_cmd_explore)
+    from .cli_plan import add_commands  # plan / port / diff (issue 12)
+
+    add_commands(sub)
     return p
 
 

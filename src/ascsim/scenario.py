@@ -40,6 +40,7 @@ Every problem is reported as one line naming the file and the path inside it:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -78,6 +79,7 @@ class ScenarioWarning(UserWarning):
 # -- the parameter structs a scenario may name ------------------------------------------------------------
 
 
+@functools.cache
 def struct_types() -> dict[str, type]:
     """Every parameter struct by C++ name (from ascsim.params and its family modules)."""
     out: dict[str, type] = {}
@@ -155,6 +157,7 @@ class Scenario:
     steps: list[Step]
     save: dict[str, str] = field(default_factory=dict)
     description: str = ""
+    expects: list = field(default_factory=list)  # [[expect]] tables (ascsim.scenario_expect)
 
     def where(self, loc: str) -> str:
         return f"{self.path.name}: {loc}"
@@ -276,7 +279,7 @@ def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     sc = Scenario(path, "", False, {}, [])
     raw = _parse(path)
-    _only(sc, "", raw, {"chip", "strict", "tensors", "steps", "save", "description"})
+    _only(sc, "", raw, {"chip", "strict", "tensors", "steps", "save", "description", "expect"})
     if "chip" not in raw:
         raise sc.error("chip", "missing (e.g. chip = \"a2\"; see `ascsim chips`)")
     from .chips import get_chip
@@ -307,6 +310,10 @@ def load_scenario(path: str | Path) -> Scenario:
         problem = save_target_problem(target)
         if problem:
             raise sc.error(f"save.{name}", problem)
+    if "expect" in raw:
+        from .scenario_expect import parse_expects
+
+        sc.expects = parse_expects(sc, raw["expect"])
     return sc
 
 
@@ -557,7 +564,7 @@ def _struct(sc: Scenario, loc: str, d: Any) -> Any:
         return _bitmode(sc, loc, cls, values)
     if cls is P.SetFMatrixBitModeParams:
         return _fmatrix_bitmode(sc, loc, values)
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     for k, v in values.items():
         if k not in hints:
             raise sc.error(f"{loc}.{k}", f"unknown field of {tname}{did_you_mean(k, hints)}; fields: "
@@ -604,6 +611,12 @@ def internal_error(what: str, e: BaseException) -> str:
 def _is_int(v: Any) -> bool:
     """A TOML/JSON integer that fits a C++ integer field (64 bits); bools are not integers."""
     return type(v) is int and INT_MIN <= v <= INT_MAX
+
+
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """A struct's field types (evaluated once: a scenario of thousands of steps names the same few)."""
+    return typing.get_type_hints(cls)
 
 
 def _check_field(sc: Scenario, loc: str, v: Any, hint: Any) -> None:
@@ -807,6 +820,13 @@ class ScenarioRun:
     core: Core
     tensors: dict[str, LocalTensor]
     results: list[StepResult] = field(default_factory=list)
+    expects: list = field(default_factory=list)  # ascsim.expectations.ExpectResult per [[expect]]
+
+
+def initial_values(sc: Scenario, name: str) -> np.ndarray:
+    """The logical initial values of a tensor (its `init`, before `layout`), flat."""
+    spec = sc.tensors[name]
+    return _init_values(sc, spec, int(np.prod(spec.shape)) if spec.shape else spec.length)
 
 
 def build(sc: Scenario) -> ScenarioRun:
@@ -978,6 +998,10 @@ def run_scenario(sc: Scenario, upto: int | None = None,
         run.results.append(result)
         if on_step:
             on_step(result)
+        if sc.expects:
+            from .scenario_expect import run_expects
+
+            run.expects += run_expects(run, step.index, step.index == len(sc.steps) - 1)
     return run
 
 

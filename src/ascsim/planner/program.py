@@ -1,0 +1,169 @@
+"""A program: the tensors a kernel declares and the calls it makes, in order — the one form the planner
+emits and that the flows execute, the scenario writer prints and the C++ printer turns into statements.
+
+A `Call` names a scenario call (`DataCopy`, `LoadData`, `LoadDataWithTranspose`, `Mmad`, `Fixpipe`, ...),
+its tensor arguments as (tensor name, element index) — `l0a[256]` in C++ — and its parameter struct, so
+the same record runs on a `Core` (`Program.run`) and prints as a scenario step (`planner.emit`). Each call
+also carries the pipe it issues on and the bytes it writes, which the planner's cost model sums.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core import Core
+from ..dtypes import DType
+from ..memory import LocalTensor
+from ..plan import ExecReport
+
+#: Pipe of each call (the queue it issues on in an Ascend C kernel; Ascend C 同步控制: MTE2 = GM->L1,
+#: MTE1 = L1->L0A/L0B/BT, M = the cube, FIX = L0C->GM).
+PIPES = {"DataCopy": "MTE2", "LoadData": "MTE1", "LoadDataWithTranspose": "MTE1", "Mmad": "M",
+         "Fixpipe": "FIX", "SetFmatrix": "S"}
+
+
+@dataclass
+class TensorDecl:
+    """A tensor the program declares: TPosition, dtype, length (elements), byte offset in its memory
+    (None for GM: its own buffer), initial values (GM inputs: the flat values as laid out), a comment."""
+
+    name: str
+    position: str
+    dtype: DType
+    length: int
+    offset: int | None = None
+    data: np.ndarray | None = None
+    note: str = ""
+
+
+@dataclass(slots=True)
+class Call:
+    """One call: scenario call name, tensor arguments role -> (tensor, element index), params struct,
+    extra scenario keys (e.g. DataCopy GM->BT `config`), pipe, bytes written and a comment."""
+
+    call: str
+    args: dict[str, tuple[str, int]]
+    params: Any = None
+    nbytes: int = 0
+    note: str = ""
+    extra: dict | None = None
+    dst_mem: str = ""  # memory written ("L1", "L0A", ...), for the report's bytes per level
+    span: int = 0  # bytes from dst the call may touch when more than nbytes (whole fractals), for capacity
+
+    @property
+    def pipe(self) -> str:
+        if self.dst_mem == "BT":
+            return "MTE1"  # DataCopy L1 -> BiasTable issues on MTE1 (DataCopy（L1ToBiasTable…）.md)
+        return PIPES.get(self.call, "S")
+
+
+@dataclass
+class Program:
+    """Tensors then calls; `outputs` names the GM tensors a run produces."""
+
+    chip: str
+    tensors: dict[str, TensorDecl] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    outputs: tuple[str, ...] = ()
+    description: str = ""
+    _bound: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary, repr=False,
+                                              compare=False)
+
+    def declare(self, name: str, position: str, dtype: DType, length: int, offset: int | None = None,
+                data: np.ndarray | None = None, note: str = "") -> str:
+        self.tensors[name] = TensorDecl(name, position, dtype, int(length), offset, data, note)
+        return name
+
+    def bind(self, core: Core, data: dict[str, np.ndarray] | None = None) -> dict[str, LocalTensor]:
+        """The declared tensors on `core`, GM inputs written with `data` (or their declared data). A core
+        that ran this program before gets the same tensors back, so repeated runs (a flow called in a loop)
+        do not allocate GM again and again."""
+        out = self._bound.get(core)
+        if out is None:
+            out = {}
+            for d in self.tensors.values():
+                if d.position == "GM":
+                    out[d.name] = core.global_tensor(d.dtype, d.length)
+                else:
+                    out[d.name] = core.tensor(d.position, d.dtype, d.length, offset=d.offset)
+            self._bound[core] = out
+        for d in self.tensors.values():
+            values = (data or {}).get(d.name, d.data)
+            if values is not None:
+                write_values(out[d.name], values)
+        return out
+
+    def run(self, core: Core, tensors: dict[str, LocalTensor] | None = None
+            ) -> tuple[dict[str, LocalTensor], list[ExecReport]]:
+        """Execute every call on `core` (as one `Core.run`, which batches consecutive loads into one
+        gather); returns the bound tensors and one report per call."""
+        tensors = self.bind(core) if tensors is None else tensors
+        views: dict[tuple[str, int], LocalTensor] = {}
+
+        def view(ref: tuple[str, int]) -> LocalTensor:
+            t = views.get(ref)
+            if t is None:
+                base = tensors[ref[0]]
+                t = views[ref] = base[ref[1]] if ref[1] else base
+            return t
+
+        return tensors, core.run(_STEP[c.call](core, c, view) for c in self.calls)
+
+    def count(self) -> dict[str, int]:
+        """Calls per instruction name (LoadData split by params struct)."""
+        out: dict[str, int] = {}
+        for c in self.calls:
+            k = instr_name(c)
+            out[k] = out.get(k, 0) + 1
+        return out
+
+
+def write_values(t: LocalTensor, data: np.ndarray) -> None:
+    """Store values into a tensor; an array already of the dtype's value type is stored as its bit patterns
+    (no float64 round trip: a 1024 x 1024 half matrix is a 2 MB copy)."""
+    dt = t.dtype
+    data = np.asarray(data)
+    if not dt.is_4bit and data.dtype == dt.value_dtype:
+        t.write_raw(np.ascontiguousarray(data).ravel().view(dt.raw_dtype))
+    else:
+        t.write(data)
+
+
+def instr_name(c: Call) -> str:
+    """The instruction a call runs, as ExecReport.instr spells it for the common forms."""
+    if c.call == "LoadData":
+        return _LOAD_NAMES.get(type(c.params).__name__, "LoadData")
+    return c.call
+
+
+_LOAD_NAMES = {"LoadData3DParamsV2": "Load3Dv2", "LoadData2DParams": "LoadData2D",
+               "LoadData2DParamsV2": "LoadData2Dv2"}
+
+
+def _dst_src(method: str) -> Callable[[Core, Call, Callable], tuple]:
+    def step(core: Core, c: Call, v: Callable) -> tuple:
+        return getattr(core, method), v(c.args["dst"]), v(c.args["src"]), c.params
+    return step
+
+
+def _mmad(core: Core, c: Call, v: Callable) -> tuple:
+    bias = v(c.args["bias"]) if "bias" in c.args else None
+    return core.mmad, v(c.args["c"]), v(c.args["a"]), v(c.args["b"]), c.params, bias
+
+
+#: call -> the `Core.run` step (method, arguments) it becomes
+_STEP: dict[str, Callable[[Core, Call, Callable], tuple]] = {
+    "LoadData": _dst_src("load_data"), "LoadDataWithTranspose": _dst_src("load_data_with_transpose"),
+    "Mmad": _mmad, "DataCopy": _dst_src("data_copy"), "Fixpipe": _dst_src("fixpipe"),
+}
+
+
+def run_calls(core: Core, tensors: dict[str, LocalTensor], calls: Iterable[Call]) -> list[ExecReport]:
+    """Execute calls against already bound tensors (the single-tile flows use this)."""
+    prog = Program(core.chip.key, calls=list(calls))
+    return prog.run(core, tensors)[1]
