@@ -281,10 +281,11 @@ def place_call(prep: Prepared, ops: Sequence[LocalTensor | None], core: Any = No
         if a < 0 or b > t.memory.size:
             raise BoundsError(f"{prep.instr}: {e.what}: bytes [{a}, {b}) lie outside {t.memory.name} "
                               f"(size {t.memory.size} B)")
-        if e.end > t.nbytes or e.start < 0:
-            verb = "writes" if e.write else "reads"
-            hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {t.position}@0x{t.offset:x}, "
-                           f"past the LocalTensor ({t.nbytes} B)")
+        if e.end > t.nbytes or e.start < 0:  # the words of plan.check_plan (message starts are pinned)
+            verb, tail = ("writes", "; the chip does this, the tensor does not cover it") if e.write else \
+                ("reads", "")
+            hazards.append(f"{prep.instr}: {verb} {e.end} B from {t.position}@0x{t.offset:x}, past the "
+                           f"{e.what} LocalTensor ({t.nbytes} B){tail}")
         (writes if e.write else reads).append((t.memory.name, a, b))
     pl = CallPlacement()
     pl.hazards, pl.reads, pl.writes, pl.extra, pl.conflicts = hazards, tuple(reads), tuple(writes), extra, \
