@@ -20,11 +20,18 @@ import numpy as np
 from ascsim import Core, LoadData3DParamsV2
 from ascsim.layouts import chw_to_fmap_l1
 from ascsim.params import (
+    DataCopyExtParams,
+    DataCopyPadExtParams,
     DataCopyParams,
     FixpipeParamsV220,
+    InitConstValueParams,
+    LoadData2DMxParams,
     LoadData2DParams,
+    LoadData2DParamsV2,
     LoadData2dTransposeParams,
     MmadParams,
+    Nd2NzParams,
+    QuantMode_t,
 )
 
 
@@ -61,7 +68,8 @@ def _transpose(core: Core) -> Iterator[Callable[[], object]]:
     dst = core.tensor("B2", "int8_t", 64 * 1024)
     i = 0
     while True:
-        p = LoadData2dTransposeParams(i % 400, 1 + i // 400 % 60, 1 + i // 24000 % 4, 1, 0)
+        # start, repeat, stride, dstFracGap: 120,000 distinct calls inside L1 / L0B
+        p = LoadData2dTransposeParams(i % 200, 1 + i // 200 % 60, i // 12000 % 5, 1, i // 60000 % 2)
         yield lambda p=p: core.load_data_with_transpose(dst, src, p)
         i += 1
 
@@ -98,20 +106,99 @@ def _mmad(core: Core) -> Iterator[Callable[[], object]]:
         i += 1
 
 
+def _transpose_int4(core: Core) -> Iterator[Callable[[], object]]:
+    src = core.tensor("B1", "int4b_t", 1024 * 1024)
+    dst = core.tensor("B2", "int4b_t", 128 * 1024)
+    i = 0
+    while True:  # up to 16 squares of 2 KB (start, repeat, stride, dstGap, dstFracGap): 100,800 calls
+        p = LoadData2dTransposeParams(i % 150, 1 + i // 150 % 16, i // 2400 % 7, 3 + i // 16800 % 3,
+                                      i // 50400 % 2)
+        yield lambda p=p: core.load_data_with_transpose(dst, src, p)
+        i += 1
+
+
+def _sparse(core: Core) -> Iterator[Callable[[], object]]:
+    src, idx = core.tensor("B1", "int8_t", 256 * 1024), core.tensor("B1", "uint8_t", 64 * 1024)
+    dst = core.tensor("B2", "int8_t", 32 * 1024)
+    i = 0
+    while True:
+        p = LoadData2DParams(i % 400, 1 + i // 400 % 64)
+        yield lambda p=p: core.load_data_with_sparse(dst, src, idx, p)
+        i += 1
+
+
+def _mx(core: Core) -> Iterator[Callable[[], object]]:
+    src, smx = core.tensor("A1", "fp8_e4m3fn_t", 256 * 1024), core.tensor("A1", "fp8_e8m0_t", 16 * 1024)
+    dst = core.tensor("A2", "mx_fp8_e4m3_t", 32 * 1024)
+    i = 0
+    while True:
+        p = LoadData2DParamsV2(i % 20, i // 20 % 10, 1 + i // 200 % 8, 1 + i // 1600 % 8, 20, 8)
+        m = LoadData2DMxParams(i % 7, 0, 2, 2, 4, 2)
+        yield lambda p=p, m=m: core.load_data_mx(dst, src, smx, p, m)
+        i += 1
+
+
+def _nd2nz(core: Core) -> Iterator[Callable[[], object]]:
+    g = core.global_tensor("half", 1 << 20)
+    l1 = core.tensor("A1", "half", 128 * 1024)
+    i = 0
+    while True:
+        p = Nd2NzParams(1 + i % 4, 1 + i // 4 % 64, 1 + i // 256 % 256, 8192, 256, 64, 1, 16384)
+        yield lambda p=p: core.data_copy(l1, g, p)
+        i += 1
+
+
+def _pad(core: Core) -> Iterator[Callable[[], object]]:
+    g = core.global_tensor("half", 1 << 20)
+    l1 = core.tensor("A1", "half", 256 * 1024)
+    i = 0
+    while True:
+        p = DataCopyExtParams(1 + i % 64, 2 * (1 + i // 64 % 512), i // 32768 % 8, 0)
+        yield lambda p=p: core.data_copy_pad(l1, g, p, DataCopyPadExtParams(True, 1, 1, 0))
+        i += 1
+
+
+def _fill(core: Core) -> Iterator[Callable[[], object]]:
+    t = core.tensor("A1", "half", 256 * 1024)
+    i = 0
+    while True:
+        p = InitConstValueParams(1 + i % 64, 1 + i // 64 % 64, i // 4096 % 8, float(i % 3))
+        yield lambda p=p: core.init_const_value(t, p)
+        i += 1
+
+
+def _fixpipe_quant(core: Core) -> Iterator[Callable[[], object]]:
+    l0c = core.tensor("CO1", "int32_t", 32 * 1024)
+    g = core.global_tensor("int8_t", 1 << 22)
+    i = 0
+    while True:  # distinct deqScalar words: each a new call shape
+        n, m = 16 * (1 + i % 8), 1 + i // 8 % 128
+        p = FixpipeParamsV220(n, m, 128, n, False, QuantMode_t.REQ8, 0x3E000000 | 1 << 46 | (i // 1024) << 13)
+        yield lambda p=p: core.fixpipe(g, l0c, p)
+        i += 1
+
+
 FAMILIES = {"Load3D v2": _load3d, "LoadData 2D": _load2d, "LoadDataWithTranspose": _transpose,
-            "DataCopy": _datacopy, "Fixpipe": _fixpipe, "Mmad": _mmad}
+            "DataCopy": _datacopy, "Fixpipe": _fixpipe, "Mmad": _mmad,
+            "LoadDataWithTranspose int4": _transpose_int4, "LoadDataWithSparse": _sparse, "Load2DMX": _mx,
+            "DataCopy ND2NZ": _nd2nz, "DataCopyPad": _pad, "Fill": _fill, "Fixpipe REQ8": _fixpipe_quant}
+#: Families whose instruction exists on another chip than A2.
+CHIPS = {"Load2DMX": "ascend950", "DataCopyPad": "ascend950"}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=100_000)
     ap.add_argument("--quick", action="store_true", help="10,000 calls per family")
+    ap.add_argument("--only", nargs="*", help="families whose name contains one of these words")
     args = ap.parse_args()
     n = 10_000 if args.quick else args.calls
     warnings.simplefilter("ignore")
     print(f"RSS growth after {n:,} distinct calls per family (target <= 256 MB at 100,000)")
     for name, gen in FAMILIES.items():
-        core = Core("a2")
+        if args.only and not any(w.lower() in name.lower() for w in args.only):
+            continue
+        core = Core(CHIPS.get(name, "a2"))
         calls = gen(core)
         for _ in range(50):  # warm the import / allocation paths first
             next(calls)()
@@ -120,7 +207,7 @@ def main() -> None:
         for _ in range(n):
             next(calls)()
         gc.collect()
-        print(f"    {name:24} +{_rss_mb() - before:7.1f} MB  (log holds {len(core.log):,} records)")
+        print(f"    {name:28} +{_rss_mb() - before:7.1f} MB  (log holds {len(core.log):,} records)")
 
 
 if __name__ == "__main__":

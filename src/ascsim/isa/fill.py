@@ -78,7 +78,7 @@ def _prepared(core: Core, dst: LocalTensor, params: InitConstValueParams, instr:
     unit = 512 if repeat_only else BLOCK[mem]
     pattern = checked_pad_pattern(instr, dt, params.initValue, "initValue",
                                   "the C++ API rejects this: InitConstValueParams<T> holds a T")
-    notes = ("F2",) if repeat_only and (params.blockNum or params.dstGap) else ()  # not read on this chip
+    notes = ("F2",) if repeat_only and (_given(params.blockNum) or _given(params.dstGap)) else ()  # not read
     aligns = ((0, BLOCK[mem], f"dst ({mem})", "the C++ API rejects this: FillImpl CheckTensorAlign"),)
     if rep == 0 or blocks == 0:
         return Prepared(instr, aligns=aligns, notes=notes)  # NOP (Fill.md 约束说明)
@@ -90,6 +90,14 @@ def _prepared(core: Core, dst: LocalTensor, params: InitConstValueParams, instr:
                     run=partial(_run_fill, rep, blocks, (blocks + gap) * unit,
                                 pad_block(unit, dt.bits, pattern)),
                     counts=(written, 0, written * 8 // dt.bits))
+
+
+def _given(v: object) -> bool:
+    """A field set to something (the repeat-only chips do not read it, whatever it holds)."""
+    try:
+        return bool(v)
+    except (TypeError, ValueError):  # e.g. an array
+        return True
 
 
 def _run_fill(rep: int, blocks: int, pitch: int, block: np.ndarray, core: Core, ops) -> None:

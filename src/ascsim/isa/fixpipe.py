@@ -367,7 +367,7 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
                                                                                                   "field")):
         raise NotImplementedFeature(f"{instr}: isChannelSplit (F32 Channel Split) is not implemented in "
                                     f"ascsim")
-    if params.unitFlag not in (0, 2, 3):
+    if not _unit_flag_ok(params.unitFlag):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
                               "API rejects this: CheckFixpipeParamsV220Common)")
     deq = basis_on(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
@@ -390,6 +390,11 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
 
     return _engine(core, _Job(instr, mode, relu, spec, fmt, to_l1), dst, src, scalar, ws is not None, warns,
                    commit)
+
+
+def _unit_flag_ok(v: object) -> bool:
+    """unitFlag is 0, 2 or 3 (an integer; anything else, arrays included, is refused by the caller)."""
+    return isinstance(v, (int, np.integer)) and int(v) in (0, 2, 3)
 
 
 def _nd_para(instr: str, params) -> tuple[int, int, int]:
@@ -501,8 +506,12 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
                                f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
                                "ascsim reading: divergence C20)")
     b8 = job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT
-    if scalar is not None and b8:
-        warn.append(partial(_sign_hazards, instr, np.uint64(scalar), ddt))
+    fields = None
+    if scalar is not None:
+        fields = quant.word_fields(np.uint64(scalar))
+        sign = _sign_hazard(instr, np.uint64(scalar), ddt) if b8 else None
+        if sign:
+            warn.append(partial(_hazard, sign))
     if atomic is not None:
         notes.append("C20")
     elements = spec.num * spec.m * spec.n
@@ -519,7 +528,7 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
         derive = partial(_fb_operand, 0, nbytes)
     return Prepared(instr, spec, planner=partial(plan_fixpipe, spec), aligns=aligns, warnings=warn,
                     notes=notes, commit=commit, extents=extents, derive=derive,
-                    run=partial(_run, job, scalar, atomic, staged, b8),
+                    run=partial(_run, job, scalar, fields, atomic, staged, b8),
                     counts=(elements * dbytes, elements * 4, 0))
 
 
@@ -547,8 +556,8 @@ def _chunk(core: Core, n: int) -> tuple[int, int]:
     return last * chunk * 8, cdiv((n - last * chunk) * 8, 128) * 128
 
 
-def _run(job: _Job, scalar: int | None, atomic: str | None, staged: bool, b8: bool, core: Core, ops
-         ) -> tuple[int, int, int, list[str]] | None:
+def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic: str | None, staged: bool,
+         b8: bool, core: Core, ops) -> tuple[int, int, int, list[str]] | None:
     """Gather the L0C matrix through strided views, convert every element, apply the atomic add, store
     through strided views of the destination layout. The quant vector's checks run before any write."""
     spec = job.spec
@@ -562,9 +571,10 @@ def _run(job: _Job, scalar: int | None, atomic: str | None, staged: bool, b8: bo
         words = qt.memory.data[qt.offset : qt.offset + spec.n * 8].view("<u8").copy()
         what = "cbufWorkspace" if staged else "the Fixpipe Buffer (FPC)"
         quant.check_words(job.instr, QuantMode_t.VREQ8, words, core.chip.arch == "2201", what)
-        if b8:
-            hz = _sign_hazards(job.instr, words, ddt, core)
-    out = quant.convert(job.mode, src.dtype, ddt, _gather_l0c(spec, src), words, job.relu)
+        sign = _sign_hazard(job.instr, words, ddt) if b8 else None
+        if sign:
+            hz = _hazard(sign, core)
+    out = quant.convert(job.mode, src.dtype, ddt, _gather_l0c(spec, src), words, job.relu, fields)
     views = _dst_views(spec, dst)
     for v, part in zip(views, _parts(spec, out), strict=True):
         if atomic is not None:
@@ -628,18 +638,15 @@ def _parts(spec: FixpipeSpec, out: np.ndarray) -> list[np.ndarray]:
     return parts
 
 
-def _sign_hazards(instr: str, words, ddt: DType, core: Core) -> list[str]:
+def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
     """Sign (bit 46) picks int8 or uint8 saturation; a word that disagrees with the destination type still
     runs as the bit says (the hardware reads only the bit) but is almost surely a mistake."""
-    signed = quant.sign_bit(np.asarray(words, dtype=np.uint64))
     want = ddt.name == "int8_t"
-    bad = signed != want
-    if not np.any(bad):
-        return []
-    hz = [f"{instr}: Sign (bit 46 of the quantisation word) says {'int8' if not want else 'uint8'} but the "
-          f"destination is {ddt.name}; the result saturates as the bit says (ascsim reading: divergence C16)"]
-    report_hazards(hz, core.strict)
-    return hz
+    if not np.any(quant.sign_bit(np.asarray(words, dtype=np.uint64)) != want):
+        return None
+    return (f"{instr}: Sign (bit 46 of the quantisation word) says {'int8' if not want else 'uint8'} but the "
+            f"destination is {ddt.name}; the result saturates as the bit says (ascsim reading: divergence "
+            "C16)")
 
 
 def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
@@ -693,7 +700,7 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
         if getattr(p, name):
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
                                         "implemented in ascsim")
-    if p.unitFlag not in (0, 2, 3):
+    if not _unit_flag_ok(p.unitFlag):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r} (the doc page "
                               "forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: divergence "
                               "C25)")
