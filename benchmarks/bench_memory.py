@@ -2,7 +2,8 @@
 after 100,000 distinct calls of any family).
 
 Each family issues calls whose parameters never repeat (a sweep the caches cannot reuse), with the
-default `Core` (light log records, byte-capped caches). Prints the resident-set growth per family.
+default `Core` (light log records, byte-capped caches). Prints the resident-set growth per family, each
+measured in a fresh process.
 
 Run: python benchmarks/bench_memory.py [--calls 100000] [--quick]   (quick = 10,000 calls)
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 import argparse
 import gc
 import resource
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 
@@ -58,7 +61,7 @@ def _load2d(core: Core) -> Iterator[Callable[[], object]]:
     dst = core.tensor("A2", "half", 32 * 1024)
     i = 0
     while True:
-        p = LoadData2DParams(i % 1000, 1 + i // 1000 % 64, 1 + i // 64000 % 4, 0, 0, False, 0)
+        p = LoadData2DParams(i % 500, 1 + i // 500 % 64, 1 + i // 32000 % 4, 0, 0, False, 0)  # inside L1
         yield lambda p=p: core.load_data(dst, src, p)
         i += 1
 
@@ -122,7 +125,7 @@ def _sparse(core: Core) -> Iterator[Callable[[], object]]:
     dst = core.tensor("B2", "int8_t", 32 * 1024)
     i = 0
     while True:
-        p = LoadData2DParams(i % 400, 1 + i // 400 % 64)
+        p = LoadData2DParams(i % 400, 1 + i // 400 % 64, i // 25600)  # srcStride: unused, still in the key
         yield lambda p=p: core.load_data_with_sparse(dst, src, idx, p)
         i += 1
 
@@ -133,7 +136,7 @@ def _mx(core: Core) -> Iterator[Callable[[], object]]:
     i = 0
     while True:
         p = LoadData2DParamsV2(i % 20, i // 20 % 10, 1 + i // 200 % 8, 1 + i // 1600 % 8, 20, 8)
-        m = LoadData2DMxParams(i % 7, 0, 2, 2, 4, 2)
+        m = LoadData2DMxParams(i // 12800 % 8, 0, 2, 2, 4, 2)
         yield lambda p=p, m=m: core.load_data_mx(dst, src, smx, p, m)
         i += 1
 
@@ -143,7 +146,7 @@ def _nd2nz(core: Core) -> Iterator[Callable[[], object]]:
     l1 = core.tensor("A1", "half", 128 * 1024)
     i = 0
     while True:
-        p = Nd2NzParams(1 + i % 4, 1 + i // 4 % 64, 1 + i // 256 % 256, 8192, 256, 64, 1, 16384)
+        p = Nd2NzParams(1 + i % 4, 1 + i // 4 % 64, 1 + i // 256 % 256, 8192, 256 + i // 65536, 64, 1, 16384)
         yield lambda p=p: core.data_copy(l1, g, p)
         i += 1
 
@@ -186,28 +189,40 @@ FAMILIES = {"Load3D v2": _load3d, "LoadData 2D": _load2d, "LoadDataWithTranspose
 CHIPS = {"Load2DMX": "ascend950", "DataCopyPad": "ascend950"}
 
 
+def measure(name: str, n: int) -> str:
+    """RSS growth of this process over n calls of one family (run in a fresh process: freed memory the
+    allocator keeps would hide the next family's growth)."""
+    core = Core(CHIPS.get(name, "a2"))
+    calls = FAMILIES[name](core)
+    for _ in range(50):  # warm the import / allocation paths first
+        next(calls)()
+    gc.collect()
+    before = _rss_mb()
+    for _ in range(n):
+        next(calls)()
+    gc.collect()
+    return f"    {name:28} +{_rss_mb() - before:7.1f} MB  (log holds {len(core.log):,} records)"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=100_000)
     ap.add_argument("--quick", action="store_true", help="10,000 calls per family")
     ap.add_argument("--only", nargs="*", help="families whose name contains one of these words")
+    ap.add_argument("--family", help=argparse.SUPPRESS)  # the child process measuring one family
     args = ap.parse_args()
     n = 10_000 if args.quick else args.calls
     warnings.simplefilter("ignore")
-    print(f"RSS growth after {n:,} distinct calls per family (target <= 256 MB at 100,000)")
-    for name, gen in FAMILIES.items():
+    if args.family:
+        print(measure(args.family, n), flush=True)
+        return
+    print(f"RSS growth after {n:,} distinct calls per family, each in its own process (target <= 256 MB at "
+          f"100,000)", flush=True)
+    for name in FAMILIES:
         if args.only and not any(w.lower() in name.lower() for w in args.only):
             continue
-        core = Core(CHIPS.get(name, "a2"))
-        calls = gen(core)
-        for _ in range(50):  # warm the import / allocation paths first
-            next(calls)()
-        gc.collect()
-        before = _rss_mb()
-        for _ in range(n):
-            next(calls)()
-        gc.collect()
-        print(f"    {name:28} +{_rss_mb() - before:7.1f} MB  (log holds {len(core.log):,} records)")
+        if subprocess.run([sys.executable, __file__, "--calls", str(n), "--family", name]).returncode:
+            print(f"    {name:28} failed (see above)", flush=True)
 
 
 if __name__ == "__main__":

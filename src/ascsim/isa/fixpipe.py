@@ -521,7 +521,10 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
     if vector and not staged:  # operand 3: the quant vector in the Fixpipe Buffer at FPC
         extents.append(Extent(3, 0, spec.n * 8, False, "quant tensor in the Fixpipe Buffer (FPC)"))
         derive = partial(_fb_operand, fpc, spec.n * 8)
-    elif staged:  # the workspace's vector, then its last chunk copied to FB address 0 (_stage)
+    elif staged:
+        # the workspace's vector, then its last chunk copied to FB address 0 in whole 128-B bursts (dav_c220
+        # kernel_operator_fixpipe_impl.h CopyDeqTensorToFbuf: deqDataSize = DivCeil(calNSize * 8, 128) *
+        # 128), so a workspace of n words with n % 16 != 0 is read past its end (a hazard, not an error)
         start, nbytes = _chunk(core, spec.n)
         extents += [Extent(2, 0, max(spec.n * 8, start + nbytes), False, "quant tensor in cbufWorkspace"),
                     Extent(3, 0, nbytes, True, "quant chunk staged in the Fixpipe Buffer")]

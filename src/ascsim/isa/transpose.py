@@ -243,11 +243,13 @@ def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Pre
     src_hi = spec.first + max(0, last * spec.step) + (n_f - 1) * spec.frac_step
     n = spec.repeat * n_f * 512
     sq = _Squares(spec)
-    return Prepared(INSTR, spec, planner=partial(plan_transpose, spec), aligns=aligns, notes=notes,
+    prep = Prepared(INSTR, spec, planner=partial(plan_transpose, spec), aligns=aligns, notes=notes,
                     warnings=(partial(_report, hazard),) if hazard else (),
                     extents=(Extent(0, 0, dst_end, True, "destination"),
                              Extent(1, src_lo * 512, (src_hi + 1) * 512, False, "source")),
                     run=sq.run, counts=(n, n, 0))
+    prep.nbytes += sq.nbytes  # the fractal lists of a walk that is not one run (charged to CALLS)
+    return prep
 
 
 class _Squares:
@@ -260,37 +262,47 @@ class _Squares:
     one strided copy (b4: the `_b4_squares` pipeline, writing the destination itself), store whole
     fractals (straight into the destination when they are one run)."""
 
-    __slots__ = ("bits", "src_f", "dst_f", "src_run", "dst_run", "src_end", "dst_end", "flat", "last")
+    __slots__ = ("bits", "r", "n_f", "src", "dst", "src_end", "dst_end", "keep")
 
     def __init__(self, spec: TransposeSpec) -> None:
         src_f, dst_f = spec.fractals()
-        self.bits, self.src_f, self.dst_f = spec.bits, src_f, dst_f
-        self.src_run, self.dst_run = _run_start(src_f), _run_start(dst_f)
+        self.bits, (self.r, self.n_f) = spec.bits, src_f.shape
         self.src_end, self.dst_end = (int(src_f.max()) + 1) * 512, (int(dst_f.max()) + 1) * 512
-        self.flat = dst_f.ravel()
-        # program order (divergence T9): of several writes to one fractal keep the last (numpy does not
-        # promise an order for repeated indices in one assignment)
-        self.last = self.flat.size - 1 - np.unique(self.flat[::-1], return_index=True)[1]
+        # one run of fractals: its first fractal (a plain int, nothing held); else the fractal list
+        s0, d0 = _run_start(src_f), _run_start(dst_f)
+        self.src: int | np.ndarray = s0 if s0 is not None else np.array(src_f, dtype=np.intp)
+        self.keep: np.ndarray | None = None
+        if d0 is not None:
+            self.dst: int | np.ndarray = d0
+        else:
+            # program order (divergence T9): of several writes to one fractal keep the last (numpy does
+            # not promise an order for repeated indices in one assignment)
+            flat = dst_f.ravel()
+            last = np.sort(flat.size - 1 - np.unique(flat[::-1], return_index=True)[1])
+            self.dst, self.keep = np.array(flat[last], dtype=np.intp), last.astype(np.intp)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes + 112 for a in (self.src, self.dst, self.keep) if isinstance(a, np.ndarray))
 
     def run(self, core, ops) -> None:
         dst, src = ops[0], ops[1]
-        r, n_f = self.src_f.shape
+        r, n_f = self.r, self.n_f
         n = r * n_f * 512
-        s0, d0 = self.src_run, self.dst_run
         sdata = src.memory.data
-        if s0 is not None:
-            s0 = src.offset + 512 * s0
+        if self.src.__class__ is int:
+            s0 = src.offset + 512 * self.src
             blocks = sdata[s0 : s0 + n].reshape(r, n_f, 512)
         else:
-            blocks = sdata[src.offset : src.offset + self.src_end].reshape(-1, 512)[self.src_f]
-        if d0 is not None:
-            d0 = dst.offset + 512 * d0
+            blocks = sdata[src.offset : src.offset + self.src_end].reshape(-1, 512)[self.src]
+        if self.dst.__class__ is int:
+            d0 = dst.offset + 512 * self.dst
             _store_squares(self.bits, blocks, dst.memory.data[d0 : d0 + n].reshape(r, n_f, 512))
             return
         tmp = np.empty((r, n_f, 512), dtype=np.uint8)
         _store_squares(self.bits, blocks, tmp)
         region = dst.memory.data[dst.offset : dst.offset + self.dst_end].reshape(-1, 512)
-        region[self.flat[self.last]] = tmp.reshape(-1, 512)[self.last]
+        region[self.dst] = tmp.reshape(-1, 512)[self.keep]
 
 
 def _store_squares(bits: int, blocks: np.ndarray, out: np.ndarray) -> None:
