@@ -57,6 +57,10 @@ CALLS = PreparedCache(64 << 20)
 
 _CALLS = CALLS._d  # the hot path looks up the dict itself
 
+#: What one cached call holds besides its unit plan, as measured with tracemalloc (the Prepared, its key,
+#: spec, partials and extents): ~2 KB for a gather family, ~3 KB for a run_call family.
+GATHER_BYTES, RUN_CALL_BYTES = 2048, 3072
+
 #: Placements kept per core before the core's placement cache starts over (each holds gather indices).
 PLACEMENTS_PER_CORE = 512
 
@@ -100,9 +104,7 @@ class Prepared:
         self.counts = counts
         # (core, operands) -> further operands the call touches, addressed from the given ones (run_call)
         self.derive = derive
-        # what one cached call holds besides its unit plan, as measured with tracemalloc (the Prepared, its
-        # key, spec, partials and extents): ~2 KB for a gather family, ~3 KB for a run_call family
-        self.nbytes = 3072 if run is not None else 2048
+        self.nbytes = RUN_CALL_BYTES if run is not None else GATHER_BYTES
 
     @property
     def nop(self) -> bool:

@@ -462,15 +462,29 @@ def _conflict(instr: str, rule: str, row: str, core: Core) -> list[str]:
 
 
 def _run_widen(spec: BlockCopySpec, core: Core, ops) -> None:
-    """Blocks of half / bfloat16_t widened to float on their way into BT (exact; divergence C21)."""
+    """Blocks of half / bfloat16_t widened to float on their way into BT (exact; divergence C21): one
+    lookup in the table of every source code's float bits."""
     dst, src = ops[0], ops[1]
     sdt, ddt = src.dtype, dst.dtype
-    esz = sdt.bits // 8
+    esz, dsz = sdt.bits // 8, ddt.bits // 8
     n = spec.block // esz
     raw = strided(src.memory, src.offset, (spec.count, n), (spec.src_pitch, esz), f"<u{esz}")
-    wide = to_raw(ddt, decode(sdt, raw.ravel())).astype(f"<u{ddt.bits // 8}").reshape(spec.count, n)
-    np.copyto(strided(dst.memory, dst.offset, (spec.count, n), (spec.dst_pitch, ddt.bits // 8),
-                      f"<u{ddt.bits // 8}"), wide)
+    strided(dst.memory, dst.offset, (spec.count, n), (spec.dst_pitch, dsz), f"<u{dsz}")[...] = \
+        _widen_table(sdt, ddt)[raw]
+
+
+_WIDEN: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _widen_table(sdt, ddt) -> np.ndarray:
+    """Raw destination code of every raw 16-bit source code: `decode` then `to_raw`, tabulated once
+    (256 KB per pair), so a call is one gather with exactly the pipeline's bits (NaN payloads included)."""
+    key = (sdt.name, ddt.name)
+    table = _WIDEN.get(key)
+    if table is None:
+        codes = np.arange(1 << sdt.bits, dtype=np.int64).astype(f"<u{sdt.bits // 8}")
+        table = _WIDEN[key] = to_raw(ddt, decode(sdt, codes)).astype(f"<u{ddt.bits // 8}")
+    return table
 
 
 def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:

@@ -577,7 +577,11 @@ def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic:
         sign = _sign_hazard(job.instr, words, ddt) if b8 else None
         if sign:
             hz = _hazard(sign, core)
-    out = quant.convert(job.mode, src.dtype, ddt, _gather_l0c(spec, src), words, job.relu, fields)
+    raw = _gather_l0c(spec, src)
+    if raw.ndim == 4 and words is not None and words.ndim:  # one word per column, in (block, 16) order too
+        words = words.reshape(raw.shape[2:])
+    out = quant.convert(job.mode, src.dtype, ddt, raw, words, job.relu, fields).reshape(spec.num, spec.m,
+                                                                                      spec.n)
     views = _dst_views(spec, dst)
     for v, part in zip(views, _parts(spec, out), strict=True):
         if atomic is not None:
@@ -597,16 +601,18 @@ def _counts(spec: FixpipeSpec, ddt: DType) -> tuple[int, int, int]:
 
 
 def _gather_l0c(spec: FixpipeSpec, src: LocalTensor) -> np.ndarray:
-    """The (num, m, n) L0C codes (uint32): element (h, r, c) at h*srcMat + (c//16)*srcCol + r*srcRow +
-    c%16, read as whole 16-column blocks (the last one possibly partial)."""
+    """The L0C codes (uint32) of element (h, r, c) at h*srcMat + (c//16)*srcCol + r*srcRow + c%16: with
+    whole 16-column blocks a (num, m, n/16, 16) view of L0C (the conversion copies it once), else a
+    (num, m, n) copy read block by block (the last one partial)."""
     full, rem = divmod(spec.n, 16)
-    buf = np.empty((spec.num, spec.m, full + (rem > 0), 16), np.uint32)
     st = (spec.src_mat * 4, spec.src_row * 4, spec.src_col * 4, 4)
+    if not rem:
+        return strided(src.memory, src.offset, (spec.num, spec.m, full, 16), st, "<u4")
+    buf = np.empty((spec.num, spec.m, full + 1, 16), np.uint32)
     if full:
         buf[:, :, :full] = strided(src.memory, src.offset, (spec.num, spec.m, full, 16), st, "<u4")
-    if rem:
-        buf[:, :, full, :rem] = strided(src.memory, src.offset + full * st[2], (spec.num, spec.m, rem),
-                                        (st[0], st[1], 4), "<u4")
+    buf[:, :, full, :rem] = strided(src.memory, src.offset + full * st[2], (spec.num, spec.m, rem),
+                                    (st[0], st[1], 4), "<u4")
     return buf.reshape(spec.num, spec.m, -1)[:, :, : spec.n]
 
 

@@ -18,7 +18,7 @@ from functools import partial
 import numpy as np
 
 from .. import checks
-from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call
+from ..boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
 from ..core import Core
 from ..dtypes import decode
 from ..errors import (
@@ -34,7 +34,15 @@ from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
 from ..plan import PLANS, ExecReport, Plan, report_hazards, run_units
-from .load2d import DST_ALIGN, FRACTAL_BYTES, SRC_ALIGN, _units_v2, plan_load2d_v2, validate_v2
+from .load2d import (
+    DST_ALIGN,
+    FRACTAL_BYTES,
+    SRC_ALIGN,
+    Load2DV2Spec,
+    _units_v2,
+    plan_load2d_v2,
+    validate_v2,
+)
 from .mmad import check_extent, read_a, read_b, write_c
 
 SCALE_UNIT = 32  # bytes: one 16x2 e8m0 scale fractal (doc: LoadData_2D_MX.md 功能说明)
@@ -170,10 +178,11 @@ def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
     prep = Prepared(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
                     derive=_scale_operand,
                     # the data half's gather: built on its first execution, charged to CALLS
-                    units=None if data is None else partial(_units_v2, data, instr),
+                    units=None if data is None or not data.transpose else partial(_units_v2, data, instr),
                     # the data move is what explain/draw show (the scales are its second part)
                     planner=None if data is None else partial(plan_load2d_v2, data, instr))
-    prep.run = partial(_run_mx, prep, data is not None, scales)
+    prep.run = partial(_run_mx, prep, data, scales)  # (it reads the prepared call's lazily built units)
+    prep.nbytes = RUN_CALL_BYTES  # charged as a run_call prepared call
     return prep
 
 
@@ -181,9 +190,15 @@ def _scale_operand(core: Core, ops) -> tuple[LocalTensor]:
     return (mx_tensor(core, ops[0]),)
 
 
-def _run_mx(prep: Prepared, data: bool, scales: MxScaleSpec | None, core: Core, ops) -> None:
-    if data:
-        run_units(prep.units(), ops[0], ops[1])
+def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: Core, ops) -> None:
+    dst, src = ops[0], ops[1]
+    if data is not None and data.transpose:  # the squares' element moves, as one gather
+        run_units(prep.units(), dst, src)
+    elif data is not None:  # column kk: mStep whole fractals, columns dstStride fractals apart, in order
+        f = FRACTAL_BYTES
+        copy_blocks(dst.memory, dst.offset, data.dstStride * f, src.memory,
+                    src.offset + (data.kStart * data.srcStride + data.mStart) * f, data.srcStride * f,
+                    data.kStep, data.mStep * f)
     if scales is not None:  # rows of yStep units every dstStride units (later rows win where they overlap)
         src_mx, mx_dst = ops[2], ops[3]
         copy_blocks(mx_dst.memory, mx_dst.offset, scales.dstStride * SCALE_UNIT, src_mx.memory,
