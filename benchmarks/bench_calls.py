@@ -207,6 +207,15 @@ def bench_warm_load3d() -> None:
     mb = m_total * k_total * 2 / 1e6
     print(f"    whole layer ({len(calls)} calls, {mb:.1f} MB img2col) / numpy copy of those bytes: "
           f"{t_layer / t_copy:5.1f}x (target <= 3x)")
+    steps = [(core.load_data, dst, src, q) for q in calls]
+
+    def batched() -> None:
+        core.run(steps)
+        core.log.clear()
+
+    batched()
+    t_run = median_time(batched, repeat=5 if QUICK else 11, number=1)
+    print(f"    the same calls through core.run (batched gathers) / numpy copy: {t_run / t_copy:5.1f}x")
 
 
 def bench_cold() -> None:

@@ -516,7 +516,8 @@ def _fp(**kw):
 
 
 @pytest.mark.parametrize("chip,ddt,p,cfg,exc,msg", [
-    ("a2", "float", _fp(isChannelSplit=True), CFG_NZ, NotImplementedError, "Fixpipe: isChannelSplit"),
+    ("a2", "float", _fp(isChannelSplit=True), CFG_ROW_MAJOR, UnsupportedError,
+     "Fixpipe: isChannelSplit needs NZ output"),
     ("ascend950", "half", FixpipeParamsArch3510(16, 16, 1, 16, quantPre=QuantMode_t.QF322F16_PRE),
      CFG_ROW_MAJOR,
      NotImplementedError, "Fixpipe: quantPre QF322F16_PRE .* is not implemented"),

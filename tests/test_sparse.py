@@ -403,7 +403,7 @@ def test_load_strict_hazard_on_index_source_writes_nothing():
 
 
 def _mmad_operands(core: Core, c_dt="int32_t", a_dt="int8_t", b_dt="int8_t", c_off=0):
-    a = core.tensor("A2", a_dt, 512, offset=0, data=np.ones(512))
+    a = core.tensor("A2", a_dt, 1024, offset=0, data=np.ones(1024))  # m x k = 16 x 64
     b = core.tensor("B2", b_dt, 512, offset=0, data=np.ones(512))
     core.memory("SPARSE_IDX").data[:128] = 0
     c = core.tensor("CO1", c_dt, 256, offset=c_off)

@@ -22,12 +22,13 @@ Families supply `prepare` (validation; raises AscsimError) and a units builder (
 `run_gather`) or an executor (`run_call`: transposes, conversions, fills, two-destination loads);
 everything after the cache lookup is written once, here. A second destination the hardware addresses from
 an operand's address (the sparse index buffer at L0B / 4, the MX scales at L0A / 16, the Fixpipe Buffer a
-Fixpipe stages its quant vector into) is a *derived operand*: `Prepared.derive` builds it once per
-placement, and its extents, bounds, hazards and byte ranges are checked and recorded like any other.
+Fixpipe stages its quant vector into) is one more operand the family passes in `ops`, with its own
+extents: its bounds, hazards and byte ranges are checked and recorded like any other.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -69,7 +70,7 @@ class Prepared:
     """One validated call shape (see the module docstring). Offset-independent and shared."""
 
     __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
-                 "min_dst", "wrap", "aligns", "hint", "nbytes", "extents", "run", "counts", "derive",
+                 "min_dst", "wrap", "aligns", "hint", "nbytes", "extents", "run", "counts", "hazards_at",
                  "__weakref__")
 
     def __init__(self, instr: str, spec: Any = None, *, units: Callable[[], UnitPlan] | None = None,
@@ -80,7 +81,7 @@ class Prepared:
                  hint: Callable[[LocalTensor], str] | None = None,
                  extents: Sequence[Extent] = (), run: Callable[..., Any] | None = None,
                  counts: tuple[int, int, int] = (0, 0, 0),
-                 derive: Callable[[Any, Sequence[LocalTensor | None]], tuple] | None = None) -> None:
+                 hazards_at: Callable[[Sequence[LocalTensor | None]], list[str]] | None = None) -> None:
         self.instr = instr
         self.spec = spec
         self._units_fn = units
@@ -92,9 +93,10 @@ class Prepared:
         self.notes = tuple(notes)
         self.min_dst = min_dst  # bytes the call certainly writes from the dst start (extent-first check)
         self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
-        # (operand index, alignment in bytes, what) checked per placement; `run_call` families may add a
-        # fourth item: the refusal's basis, or (doc rule, divergence row) for a misalignment the doc page
-        # forbids but the C++ API executes, reported with a DocConflictWarning instead of refused
+        # (operand index, alignment in bytes, what[, basis]) checked per placement (basis: ALIGNMENT unless
+        # given, e.g. a doc-only alignment rule); a `run_call` family may give (doc rule, divergence row)
+        # instead of a basis: a misalignment the doc page forbids but the C++ API executes, reported with a
+        # DocConflictWarning instead of refused
         self.aligns = tuple(aligns)
         self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
         # Non-gather families (`run_call`): the byte extents each operand is read / written over, computed
@@ -102,8 +104,8 @@ class Prepared:
         self.extents = tuple(extents)
         self.run = run
         self.counts = counts
-        # (core, operands) -> further operands the call touches, addressed from the given ones (run_call)
-        self.derive = derive
+        # hazards that depend on where the operands lie (run_call: checked once per placement)
+        self.hazards_at = hazards_at
         self.nbytes = RUN_CALL_BYTES if run is not None else GATHER_BYTES
 
     @property
@@ -135,7 +137,8 @@ class Placement:
     """A Prepared call bound to concrete tensors: everything checked, the gather ready to run."""
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
-                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op")
+                 "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op", "dst_abs", "unit",
+                 "dmem")
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
@@ -149,10 +152,10 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
     """Check the prepared call at these tensors' addresses (alignment, extent-first bounds, exact bounds,
     hazards) and get the gather ready. Raises before anything is written."""
     ops = (dst, src)
-    for i, align, what in prep.aligns:
+    for i, align, what, *basis in prep.aligns:
         t = ops[i]
         if t is not None and t.offset % align:
-            raise _align_error(prep, t, align, what)
+            raise _align_error(prep, t, align, what, *basis)
     hint = "" if prep.hint is None else prep.hint(dst)
     if dst.offset + prep.min_dst > dst.memory.size:  # before any plan is built (bounded work)
         raise BoundsError(f"{prep.instr}: destination: bytes [{dst.offset}, {dst.offset + prep.min_dst}) "
@@ -188,6 +191,10 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
             pl.full = mem.units(u)
             pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
+            pl.unit, pl.dmem = u, dst.memory
+            # destination unit indices in the whole destination memory (for batched execution), when the
+            # destination starts on the unit grid
+            pl.dst_abs = None if dst.offset % u else up.dst_units + dst.offset // u
             # the in-place `take` may not alias its input: same-memory moves scatter instead
             pl.dst_units = None if up.dense and dst.memory is not mem else up.dst_units
     return pl
@@ -222,16 +229,23 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     if pl.hazards:
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
-    if pl.slow:
+    batch = core._batch
+    if batch is not None and not pl.slow and pl.dst_abs is not None:
+        batch.add(pl)  # executed at the batch's flush, in program order (see Batch)
+    elif pl.slow:
+        if batch is not None:
+            batch.flush()
         run_units(prep._units, dst, src, prep.pad, boundary)  # type: ignore[arg-type]
     else:
+        if batch is not None:
+            batch.flush()
         mem = pl.mem
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
         if pl.dst_units is None:
             pl.full.take(pl.idx, out=pl.dview, mode="clip")
         else:
-            pl.dview[pl.dst_units] = pl.full[pl.idx]
+            pl.dview.put(pl.dst_units, pl.full.take(pl.idx))  # put: ~3x faster than a fancy setitem
     if prep.commit is not None:
         prep.commit(core)
     report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None,
@@ -243,10 +257,90 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
     return report
 
 
+class Batch:
+    """Gathers queued by `Core.run` and executed together: consecutive queued calls that share (source
+    memory, destination memory, unit, pad block) and whose destinations follow each other (a loop filling
+    a tile fractal by fractal) become ONE `take` over their concatenated source indices.
+
+    Program order is kept: a queued call's reads happen before later calls' writes, which is right for
+    every pair except a later call reading what an earlier queued call wrote (read-after-write) — such a
+    call first flushes the queue. Later writes to the same bytes still win (runs execute in order).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[Placement] = []
+        self.pending: dict[int, list[list[int]]] = {}  # id(memory) -> merged [start, end) written by queue
+
+    def add(self, pl: Placement) -> None:
+        spans = self.pending.get(id(pl.mem))
+        if spans and any(pl.mem.name == m and _overlaps(spans, a, b) for m, a, b in pl.reads):
+            self.flush()  # this call reads bytes a queued call writes
+        if self.items:
+            last = self.items[-1]
+            if (last.mem is not pl.mem or last.dmem is not pl.dmem or last.unit != pl.unit
+                    or last.pad_key != pl.pad_key):
+                self.flush()
+        self.items.append(pl)
+        spans = self.pending.setdefault(id(pl.dmem), [])
+        for _, a, b in pl.writes:
+            _merge(spans, a, b)
+
+    def flush(self) -> None:
+        items, self.items, self.pending = self.items, [], {}
+        if not items:
+            return
+        first = items[0]
+        mem, u = first.mem, first.unit
+        if first.pad_key is not None and mem._pad_key is not first.pad_key:
+            mem.pad_index(first.pad_block.size, first.pad_block, first.pad_key)
+        full, dfull = mem.units(u), first.dmem.units(u)
+        i = 0
+        while i < len(items):  # maximal runs of calls whose destinations follow each other: one take each
+            j, end = i + 1, _dense_end(items[i])
+            while j < len(items) and end is not None and _dense_start(items[j]) == end:
+                end = _dense_end(items[j])
+                j += 1
+            run = items[i:j]
+            if end is not None:
+                idx = run[0].idx if len(run) == 1 else np.concatenate([p.idx for p in run])
+                full.take(idx, out=dfull[int(run[0].dst_abs[0]) : end], mode="clip")
+            else:  # a destination with gaps: scatter (put keeps program order for repeated units)
+                dfull.put(run[0].dst_abs, full.take(run[0].idx))
+            i = j
+
+
+def _dense_start(pl: Placement) -> int | None:
+    return int(pl.dst_abs[0]) if pl.dst_units is None else None
+
+
+def _dense_end(pl: Placement) -> int | None:
+    """One past the last destination unit of a placement that writes one contiguous run (None: gaps)."""
+    return int(pl.dst_abs[0]) + pl.dst_abs.size if pl.dst_units is None else None
+
+
+def _overlaps(spans: list[list[int]], a: int, b: int) -> bool:
+    """Does [a, b) meet any of the sorted, disjoint `spans`?"""
+    i = bisect.bisect_right(spans, [a, float("inf")]) - 1
+    return (i >= 0 and spans[i][1] > a) or (i + 1 < len(spans) and spans[i + 1][0] < b)
+
+
+def _merge(spans: list[list[int]], a: int, b: int) -> None:
+    """Add [a, b) to the sorted, disjoint `spans`, coalescing what it touches (kernels rewrite a few tiles,
+    so the list stays short)."""
+    i = bisect.bisect_left(spans, [a, a])
+    if i > 0 and spans[i - 1][1] >= a:
+        i -= 1
+    j = i
+    while j < len(spans) and spans[j][0] <= b:
+        a, b = min(a, spans[j][0]), max(b, spans[j][1])
+        j += 1
+    spans[i:j] = [[a, b]]
+
+
 class CallPlacement:
     """A non-gather Prepared call bound to concrete operands: checked extents, hazards, byte ranges."""
 
-    __slots__ = ("hazards", "reads", "writes", "ops", "extra", "conflicts")
+    __slots__ = ("hazards", "reads", "writes", "ops", "conflicts")
 
 
 def _check_aligns(prep: Prepared, ops: Sequence[LocalTensor | None]) -> list[tuple[str, str]]:
@@ -265,19 +359,15 @@ def _check_aligns(prep: Prepared, ops: Sequence[LocalTensor | None]) -> list[tup
     return conflicts
 
 
-def place_call(prep: Prepared, ops: Sequence[LocalTensor | None], core: Any = None) -> CallPlacement:
-    """Alignment, bounds and hazards of every extent of `prep` at these operands (and the operands
-    `prep.derive` adds, built when the first extent on them is reached, so the extents listed before
-    them are checked first), in the order the extents are listed. Raises before any write."""
+def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlacement:
+    """Alignment, bounds and hazards of every extent of `prep` at these operands, in the order the extents
+    are listed (a second destination the hardware addresses from another operand — the sparse index
+    buffer, the MX scales, the Fixpipe Buffer — is one more operand the family passes). Raises before any
+    write."""
     conflicts = _check_aligns(prep, ops)
-    extra: tuple = ()
-    n_given = len(ops)
     hazards: list[str] = []
     reads, writes = [], []
     for e in prep.extents:
-        if e.arg >= n_given and not extra:  # derived operands: built once the extents before them passed
-            extra = tuple(prep.derive(core, ops))  # type: ignore[misc]
-            ops = (*ops, *extra)
         t = ops[e.arg]
         if t is None or e.end <= e.start:
             continue
@@ -285,15 +375,21 @@ def place_call(prep: Prepared, ops: Sequence[LocalTensor | None], core: Any = No
         if a < 0 or b > t.memory.size:
             raise BoundsError(f"{prep.instr}: {e.what}: bytes [{a}, {b}) lie outside {t.memory.name} "
                               f"(size {t.memory.size} B)")
-        if e.end > t.nbytes or e.start < 0:  # the words of plan.check_plan (message starts are pinned)
-            verb, tail = ("writes", "; the chip does this, the tensor does not cover it") if e.write else \
-                ("reads", "")
-            hazards.append(f"{prep.instr}: {verb} {e.end} B from {t.position}@0x{t.offset:x}, past the "
-                           f"{e.what} LocalTensor ({t.nbytes} B){tail}")
+        if e.end > t.nbytes or e.start < 0:
+            verb = "writes" if e.write else "reads"
+            at = f"{t.position}@0x{t.offset:x}"
+            if e.what in ("destination", "source"):  # the words of plan.check_plan (message starts pinned)
+                tail = "; the chip does this, the tensor does not cover it" if e.write else ""
+                hazards.append(f"{prep.instr}: {verb} {e.end} B from {at}, past the {e.what} LocalTensor "
+                               f"({t.nbytes} B){tail}")
+            else:
+                hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {at}, past the LocalTensor "
+                               f"({t.nbytes} B)")
         (writes if e.write else reads).append((t.memory.name, a, b))
+    if prep.hazards_at is not None:
+        hazards += prep.hazards_at(ops)
     pl = CallPlacement()
-    pl.hazards, pl.reads, pl.writes, pl.extra, pl.conflicts = hazards, tuple(reads), tuple(writes), extra, \
-        conflicts
+    pl.hazards, pl.reads, pl.writes, pl.conflicts = hazards, tuple(reads), tuple(writes), conflicts
     pl.ops = (Operand.of(ops[0]) if ops else None, Operand.of(ops[1]) if len(ops) > 1 else None)
     return pl
 
@@ -302,9 +398,9 @@ def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecRep
     """The warm path of every non-gather instruction (Fixpipe with conversions, transposes, fills, block
     copies, two-destination loads): placement lookup, warnings, hazards, the family's executor, record.
 
-    `prep.run(core, ops)` executes (every check of the placement already done; `ops` then includes the
-    derived operands) and may return (bytes written, bytes read, pad elements[, hazards found while
-    executing]) to override `prep.counts`; it must raise, if at all, before it writes."""
+    `prep.run(core, ops)` executes (every check of the placement already done) and may return (bytes
+    written, bytes read, pad elements[, hazards found while executing]) to override `prep.counts`; it must
+    raise, if at all, before it writes."""
     hz = None
     if prep.warnings:
         hz = [m for w in prep.warnings for m in w(core)] or None
@@ -321,7 +417,7 @@ def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecRep
     cache = core._placements
     pl = cache.get(key)
     if pl is None:
-        pl = place_call(prep, ops, core)
+        pl = place_call(prep, ops)
         if len(cache) >= PLACEMENTS_PER_CORE:
             cache.clear()
         cache[key] = pl
@@ -331,7 +427,7 @@ def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecRep
     if pl.hazards:
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
-    counts = prep.run(core, (*ops, *pl.extra) if pl.extra else ops) or prep.counts
+    counts = prep.run(core, ops) or prep.counts
     if len(counts) > 3 and counts[3]:
         hz = (hz or []) + list(counts[3])
     if prep.commit is not None:

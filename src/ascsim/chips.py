@@ -72,7 +72,7 @@ API_KEYS: tuple[str, ...] = (
     "SetLoadDataBoundary", "DataCopyND2NZ", "DataCopyDN2NZ", "Fixpipe",
     # companion instructions of the cube data path (issue 7), see _companions()
     "Fill", "DataCopyL12BT", "DataCopyL12FB", "DataCopyPad", "FixpipeL0C2L1", "SetAtomicAdd",
-    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig",
+    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig", "DataCopyL12GM",
 )  # fmt: skip
 
 
@@ -364,12 +364,13 @@ CPP_ABSENT: Mapping[str, Mapping[str, str]] = MappingProxyType({k: MappingProxyT
     "a2": _C220,
     "a3": _C220,
     "ascend950": {**_ONLY_2201, "Load3Dv1": "ASCENDC_ASSERT in dav_3510 LoadData3DV1L12L0ACal",
+                  "DataCopyL12GM": "ASCENDC_ASSERT in dav_3510 DataCopyL12GMImpl",
                   "SetLoadDataBoundary": "ASCENDC_ASSERT in dav_3510 SetLoadDataBoundaryCal"},
     "training": {**_ONLY_3510, **_ONLY_2201, **{api: _C100 for api in (
         "Load3Dv2", "Load3Dv2Pro", "LoadData2Dv2", "LoadDataWithTranspose", "SetLoadDataRepeat",
-        "SetLoadDataBoundary")}},
+        "SetLoadDataBoundary", "DataCopyL12GM")}},
     "inference_aicore": {**_ONLY_3510, **_ONLY_2201, **{api: _M200 for api in (
-        "LoadData2Dv2", "LoadDataWithTranspose")}},
+        "LoadData2Dv2", "LoadDataWithTranspose", "DataCopyL12GM")}},
     "atlas200i500a2": {**_ONLY_3510, **_ONLY_2201},
 }.items()})
 
@@ -916,6 +917,13 @@ _FIX_L1 = {
     "kirin_x90": {"float": ("int8_t", "half"), "int32_t": ("int8_t", "half")},
     "kirin_9030": {"float": ("half",), "int32_t": ("half",)},
 }  # fmt: skip
+# doc: DataCopy（L1ToGM连续 / 高维切分数据搬运）.md 产品支持情况 / 数据类型
+# (int64_t / double are listed too; ascsim has no such dtype)
+_L1_GM = {
+    "a3": _t(B8I, B16I, B16F, B32, ("uint64_t",)), "a2": _t(B8I, B16I, B16F, B32, ("uint64_t",)),
+    "kirin_x90": _t(B8I, B16I, ("half",), B32, ("uint64_t",)),
+    "kirin_9030": _t(B8I, B16I, ("half",), B32, ("uint64_t",)),
+}  # fmt: skip
 # doc: SetFixpipeNz2ndFlag.md / SetFixpipePreQuantFlag.md / SetFixPipeConfig.md 产品支持情况
 _FIX_REGS = ("ascend950", "a3", "a2", "atlas200i500a2", "kirin_x90", "kirin_9030")
 
@@ -944,6 +952,9 @@ def _companions(key: str) -> dict[str, ApiSupport]:
                                     notes=f"doc: {_OUT}Fixpipe（L0C到L1数据搬运）.md 数据类型")
     if key in _ATOMIC:
         out["SetAtomicAdd"] = _api(dtypes=_ATOMIC[key], notes="doc: 原子操作/SetAtomicAdd.md 数据类型")
+    if key in _L1_GM:
+        out["DataCopyL12GM"] = _api({("L1", "GM"): _L1_GM[key]},
+                                    notes=f"doc: {_OUT}DataCopy（L1ToGM高维切分数据搬运）.md 数据类型")
     if key in _FIX_REGS:
         for api in ("SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig"):
             out[api] = _api(notes=f"doc: {_OUTAUX}{api}.md 产品支持情况")

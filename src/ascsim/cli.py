@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import typing
 
 from .errors import AscsimError
 
@@ -37,24 +38,35 @@ def _run_file(path: str, upto: int | None = None, on_step=None):
     names the file and the step (instead of Python's warnings format pointing at the launcher)."""
     import warnings
 
-    from .scenario import load_scenario, run_scenario
+    from .scenario import ScenarioWarning, load_scenario, run_scenario
 
-    sc = load_scenario(path)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        sc = load_scenario(path)
         seen = 0
 
-        def step_done(res) -> None:
+        def flush(where: str) -> None:
+            """Each warning as one line; ScenarioWarnings (from building the tensors) carry their place."""
             nonlocal seen
             for w in caught[seen:]:
-                print(f"warning: {sc.path.name}: {res.step.line} ({res.step.call}): {w.message}",
-                      file=sys.stderr)
+                at = "" if isinstance(w.message, ScenarioWarning) or not where else f"{where}: "
+                print(f"warning: {sc.path.name}: {at}{_one_line(str(w.message))}", file=sys.stderr)
             seen = len(caught)
+
+        def step_done(res) -> None:
+            flush(f"{res.step.line} ({res.step.call})")
             if on_step is not None:
                 on_step(res)
 
+        flush("")  # from loading (params constructors)
         run = run_scenario(sc, upto=upto, on_step=step_done)
+        flush("")
     return sc, run
+
+
+def _one_line(text: str) -> str:
+    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
+    return " ".join(text.splitlines())
 
 
 def _notes(report) -> list[str]:
@@ -90,10 +102,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
         sys.stderr.write("\n")
     names = sc.save
     if args.save:
+        from .scenario import save_target_problem
+
         names = {name: f"{name}.npy" for name in args.save}
         unknown = [k for k in names if k not in run.tensors]
         if unknown:
             print(f"ascsim: --save: no tensor named {unknown[0]!r} (known: {', '.join(run.tensors)})",
+                  file=sys.stderr)
+            return 2
+        bad = [(k, save_target_problem(t)) for k, t in names.items() if save_target_problem(t)]
+        if bad:
+            print(f"ascsim: --save: tensor {bad[0][0]!r} cannot be saved as {bad[0][0]}.npy: {bad[0][1]}",
                   file=sys.stderr)
             return 2
     for path in save_outputs(run, args.out, names):
@@ -181,8 +200,18 @@ def _cmd_cpp(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with ascsim's one-line errors (`ascsim: run: ...`) instead of a usage block; subcommand
+    parsers inherit it (add_subparsers uses the parent's class)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        sub = self.prog.removeprefix("ascsim").strip()
+        head = f"ascsim: {sub}: " if sub else "ascsim: "
+        self.exit(2, f"{head}{_one_line(message).strip()} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="ascsim",
         description="Run Huawei Ascend C cube data-load instructions (LoadData family, Mmad) "
                     "bit-exactly on a CPU.",
@@ -265,7 +294,21 @@ def main(argv: list[str] | None = None) -> int:
         # FrontendErrors; its module is loaded only when a kernel file was given)
         src = sys.modules.get("ascsim.frontend.source")
         kernel = src is not None and isinstance(e, src.FrontendError)
-        print(str(e) if kernel or _located(str(e)) else f"ascsim: {e}", file=sys.stderr)
+        msg = _one_line(str(e))
+        print(msg if kernel or _located(msg) else f"ascsim: {msg}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a path the user gave (draw -o, explore -o) that cannot be written
+        if args.debug:
+            raise
+        print(f"ascsim: {e.filename or args.command}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - an ascsim bug: still one line (--debug shows the traceback)
+        if args.debug:
+            raise
+        from .scenario import internal_error
+
+        print(f"ascsim: {internal_error(args.command, e)} (rerun with --debug for the traceback)",
+              file=sys.stderr)
         return 2
 
 

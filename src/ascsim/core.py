@@ -10,8 +10,9 @@ writes registers / memory, so a rejected call changes nothing.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -108,6 +109,7 @@ class Core:
         self.strict = strict
         self.keep_plans = keep_plans  # records in `log` hold their element-level plans (memory grows)
         self._placements: dict = {}  # boundary.run_gather: prepared calls bound to tensors (bounded)
+        self._batch = None  # a boundary.Batch while `run` executes a sequence of calls
         if mmad_accumulate not in MMAD_ACCUMULATE:
             raise ParamRangeError(f"Core: mmad_accumulate must be one of {', '.join(MMAD_ACCUMULATE)}, "
                                   f"but got {mmad_accumulate!r}")
@@ -293,6 +295,34 @@ class Core:
                                                    src_pos=src_pos))
         return self._logged(fn(self, dst, src, params, config, dst_pos, src_pos))
 
+    def run(self, steps: Iterable[Sequence[Any]]) -> list[ExecReport]:
+        """Execute a sequence of calls — `core.run([(core.load_data, dst, src, p), ("mmad", c, a, b, mp)])`,
+        each step a callable (or a Core method name) followed by its arguments — batching consecutive
+        LoadData gathers into one gather per run of compatible calls (`ascsim.boundary.Batch`).
+
+        The result is the same bytes, registers, records and warnings as calling the steps one by one; a
+        step that fails raises after every step before it has executed, and changes nothing itself.
+        Reading memory between steps needs separate `run` calls (or plain calls)."""
+        from .boundary import Batch
+
+        plain = self._batch is not None or self.history is not None  # nested, or History needs each write
+        batch = None if plain else Batch()
+        self._batch = self._batch if plain else batch
+        reports = []
+        try:
+            for step in steps:
+                fn, *args = step
+                if isinstance(fn, str):
+                    fn = getattr(self, fn)
+                if batch is not None and getattr(fn, "__func__", None) not in _BATCHABLE:
+                    batch.flush()  # only the LoadData gathers queue; anything else runs in order
+                reports.append(fn(*args))
+        finally:
+            if batch is not None:
+                self._batch = None
+                batch.flush()
+        return reports
+
     def _logged(self, report: ExecReport) -> ExecReport:
         self.log.append(report)
         if self.history is not None:  # the one hook ascsim.view's History uses
@@ -426,6 +456,10 @@ def _store_initial(t: LocalTensor, data: object, raw: object) -> None:
         t.write_raw(raw)
     elif data is not None:
         t.write(data)
+
+
+#: Core methods whose calls `Core.run` may queue (gather-type instructions executed by boundary.run_gather).
+_BATCHABLE = {Core.load_data, Core.load_data_with_stride}
 
 
 def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padValue", basis: str = "") -> int:

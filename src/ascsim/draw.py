@@ -485,7 +485,7 @@ def _parse_region(view: StepView, region: str | Sequence[int] | None, fractals: 
                                       f"all), but got {region!r}")
             lo = int(m.group(1))
             hi = int(m.group(2)) if m.group(2) else lo
-            chosen += range(lo, hi + 1)
+            chosen += range(lo, min(hi, max(fractals, default=-1)) + 1)  # "0-99999999999": no huge list
     else:
         chosen = [int(f) for f in region]
     have = set(fractals)

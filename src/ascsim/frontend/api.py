@@ -138,6 +138,8 @@ def _enum_table() -> dict[str, Any]:
         t[f"CO2Layout::{m.name}"] = m
     for m in ascendc.FmatrixMode:
         t[f"FmatrixMode::{m.name}"] = t[m.name] = EnumVal("FmatrixMode", m.name)
+    for m in P.PaddingMode:  # DataCopyPad<T, PaddingMode::Compact>
+        t[f"PaddingMode::{m.name}"] = m
     t.update(
         {
             "CFG_ROW_MAJOR": P.CFG_ROW_MAJOR,
@@ -470,6 +472,19 @@ def _generic(writes: tuple[int, ...], reads: tuple[int, ...]) -> Callable[[list,
     return adapt
 
 
+def _fill(targs: list, args: list) -> Prepared:
+    """Fill<T, U>(dst, InitConstValueParams<U>): T and U are dst's type (the facade reads it there)."""
+    return Prepared(list(args), {}, _tensors(args, (0,)), [], None)
+
+
+def _data_copy_pad(targs: list, args: list) -> Prepared:
+    """DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>): T is the tensors' type,
+    the PaddingMode goes to `mode`."""
+    modes = [a for a in targs if isinstance(a, P.PaddingMode)]
+    kw = {"mode": modes[0]} if modes else {}
+    return Prepared(list(args), kw, _tensors(args, (0,)), _tensors(args, (1,)), None)
+
+
 def _arity(call: str, args: list, n: int) -> list:
     if len(args) != n:
         raise RuntimeFault(f"{call} takes {n} arguments here, but got {len(args)}")
@@ -503,11 +518,12 @@ API: dict[str, Bind] = {
         "SetLoadDataBoundary", _one_param("SetLoadDataBoundary", "value"), setter=True
     ),
     # companion instructions (branch i7b); the facade decides their argument conventions
-    "Fill": Bind("Fill", _generic((0,), ()), brace="InitConstValueParams"),
-    "InitConstValue": Bind("InitConstValue", _generic((0,), ()), brace="InitConstValueParams"),
-    "DataCopyPad": Bind("DataCopyPad", _generic((0,), (1,))),
+    "Fill": Bind("Fill", _fill, brace="InitConstValueParams"),
+    "InitConstValue": Bind("InitConstValue", _fill, brace="InitConstValueParams"),
+    "DataCopyPad": Bind("DataCopyPad", _data_copy_pad),
     "SetAtomicAdd": Bind("SetAtomicAdd", _generic((), ()), setter=True),
     "SetAtomicNone": Bind("SetAtomicNone", _generic((), ()), setter=True),
+    "DisableDmaAtomic": Bind("DisableDmaAtomic", _generic((), ()), setter=True),
     "SetAtomicMax": Bind("SetAtomicMax", _generic((), ()), setter=True),
     "SetAtomicMin": Bind("SetAtomicMin", _generic((), ()), setter=True),
     "SetAtomicType": Bind("SetAtomicType", _generic((), ()), setter=True),

@@ -22,6 +22,11 @@ block; divergence C21). L1 -> Fixpipe Buffer (DataCopy（L1ToFixpipe-Buffer数�
 blockLen*128 B, src start-to-start stride srcGap*32 B, dst start-to-start stride dstGap*128 B (its 表3
 says "头与头"; C22).
 
+DataCopy L1 -> GM (MTE3, A2/A3; DataCopy（L1ToGM连续 / 高维切分数据搬运）.md; dav_c220 DataCopyL12GMImpl ->
+copy_cbuf_to_gm): the GM -> L1 block formula with the roles swapped (block b of blockLen*32 B from src byte
+b*(blockLen+srcGap)*32 to dst byte b*(blockLen+dstGap)*32; a count moves count*sizeof(T) B rounded down to
+32 B). With SetAtomicAdd<T> active the bytes add onto GM (SetAtomicAdd.md: "UB/L0C Buffer/L1 Buffer->GM").
+
 DataCopyPad GM -> L1 (950; DataCopyPad（GMToL1非对齐数据搬运）.md; dav_3510 CopyGmToCbufAlignV2): block b
 reads blockLen bytes from src byte b*(blockLen + srcStride); Normal mode writes leftPadding pad elements, the
 data, rightPadding pad elements, then pad up to the next 32-B boundary, blocks every
@@ -75,10 +80,15 @@ def data_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: object, *,
               enable_small_c0: bool = False) -> ExecReport:
     """`DataCopy(dst, src, params)`, dispatching like the C++ overloads on the params type and the tensors'
     physical memories: GM->L1 with a count, DataCopyParams, Nd2NzParams or Dn2NzParams
-    (`enable_small_c0` = the 950 template flag); L1->BT / L1->FB with a count or DataCopyParams;
+    (`enable_small_c0` = the 950 template flag); L1->BT / L1->FB / L1->GM with a count or DataCopyParams;
     CO1->GM / L1 with DataCopyCO12DstParams."""
     if isinstance(params, DataCopyCO12DstParams):
         return data_copy_l0c(core, dst, src, params)
+    if src.memory.name == "L1" and dst.memory.name == "GM":
+        if enable_small_c0:
+            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
+                                  "(the C++ API rejects this: no such overload)")
+        return _l1_to_gm(core, dst, src, params)
     if src.memory.name == "L1" and dst.memory.name in ("BT", "FB"):
         if enable_small_c0:
             raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
@@ -203,6 +213,65 @@ def _prepared_plain(core: Core, dst: LocalTensor, src: LocalTensor, params: Data
     if spec.count == 0 or spec.block == 0:
         return Prepared(instr, aligns=aligns)  # NOP (doc: blockCount/blockLen = 0)
     return _block_copy_call(instr, spec, aligns)  # gaps >= 0: destination blocks never overlap
+
+
+def _l1_to_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+    """DataCopy L1 -> GM with a count or DataCopyParams (doc: DataCopy（L1ToGM连续数据搬运）.md,
+    DataCopy（L1ToGM高维切分数据搬运）.md; dav_c220 DataCopyL12GMImpl). The source may carry any L1 TPosition
+    (A1 / B1 / C1): the C++ API dispatches on the physical memory. The call reads the atomic-add register
+    (SetAtomicAdd), so the prepared-call key holds it."""
+    key = copy_key("DataCopyL12GM", core, dst, src, params, core.regs.atomic)
+    return run_call(core, lookup(key, lambda: _prepared_gm(core, dst, src, params)), (dst, src))
+
+
+def _prepared_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
+    instr = "DataCopy"
+    core.chip.check("DataCopyL12GM", src.dtype.name, "L1", "GM", instr=instr)
+    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
+                                                           "T")
+    aligns = ((1, 32, "src (L1)",
+               "the C++ API rejects this: DataCopyL12GMImpl ASCENDC_CHECK_TENSOR_PTR_ALIGN"),)
+    if isinstance(params, DataCopyParams):
+        def r(name: str, v: object, hi: int, basis: str) -> int:
+            return basis_on(lambda: checks.in_range(instr, name, v, 0, hi),
+                            f"the C++ API rejects this: {basis}")
+        count = r("blockCount", params.blockCount, 4095, "CheckDataCopyParamsCommon")
+        blen = r("blockLen", params.blockLen, 65535, "CheckDataCopyParamsCommon")
+        sgap = r("srcGap", params.srcStride, 65535, "uint16_t field")
+        dgap = r("dstGap", params.dstStride, 65535, "uint16_t field")
+        spec = BlockCopySpec(count, blen * 32, (blen + sgap) * 32, (blen + dgap) * 32)
+    elif isinstance(params, (int, np.integer)) and not isinstance(params, bool):
+        n = checks.in_range(instr, "count", params, 0, U32)
+        nbytes = n * src.dtype.bits // 8 // 32 * 32  # 约束说明: rounded down to 32 B
+        spec = BlockCopySpec(1 if nbytes else 0, nbytes, nbytes, nbytes)
+    else:
+        raise UnsupportedError(f"{instr}: L1 -> GM takes a count or DataCopyParams, but got "
+                               f"{type(params).__name__} (the C++ API rejects this: no such overload)")
+    if spec.count == 0 or spec.block == 0:
+        return Prepared(instr, aligns=aligns)  # NOP (表3)
+    atomic = core.regs.atomic
+    if atomic is None:
+        return _block_copy_call(instr, spec, aligns)
+    if atomic != dst.dtype.name:
+        raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
+                               f"tensor type {dst.dtype.name} (the docs define no behaviour for a mismatch; "
+                               "ascsim reading: divergence C20)")
+    prep = _block_copy_call(instr, spec, aligns, notes=("C20",))
+    prep.run = partial(_run_atomic_blocks, spec)
+    return prep
+
+
+def _run_atomic_blocks(spec: BlockCopySpec, core: Core, ops) -> None:
+    """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
+    Buffer->GM"; `fixpipe._atomic_add`)."""
+    from .fixpipe import _atomic_add
+
+    dst, src = ops[0], ops[1]
+    esz = dst.dtype.bits // 8
+    shape = (spec.count, spec.block // esz)
+    new = strided(src.memory, src.offset, shape, (spec.src_pitch, esz), f"<u{esz}")
+    view = strided(dst.memory, dst.offset, shape, (spec.dst_pitch, esz), f"<u{esz}")
+    view[...] = _atomic_add(dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
 
 
 @dataclass(frozen=True)

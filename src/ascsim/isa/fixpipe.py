@@ -8,7 +8,8 @@ Int8-Channel-Merge.md). L0C holds Nz with 16x16 fractals; C[m][n] of NZ matrix h
 and goes to
     ND: h*dstMat + m*dstStride + n    DN: h*dstMat + n*dstStride + m
     NZ: (n//w)*dstStride + m*w + n%w  with w = 16, or w = 32 for 8-bit destinations (Int8 Channel Merge:
-        pairs of 16-column fractals merge into 16x32 ones; an odd last 16 columns stay 16 wide)
+        pairs of 16-column fractals merge into 16x32 ones; an odd last 16 columns stay 16 wide), or w = 8
+        with F32 Channel Split (F32-Channel-Split.md: each 16x16 fractal leaves as two 16x8 ones; E2)
 for m < mSize, n < nSize. Units: srcNdStride is 16*C0_Size (one 16x16 fractal, 256 elements) in
 FixpipeParamsV220 (表4) and C0_SIZE (16 elements) in Nz2NdParams of FixpipeParamsArch3510 (表3) — CONCEPTS
 §9 Q34, the struct's own table is taken as the most specific text. NZ2NZ dstStride is 32 B (V220) or
@@ -26,8 +27,9 @@ later `DataCopy(gm, l0c, DataCopyCO12DstParams)` sees what a kernel would see.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -80,6 +82,7 @@ class FixpipeSpec:
     dst_mat: int
     dst_stride: int  # ND / DN: row length; NZ: between column blocks
     merged: int = 0  # NZ with 8-bit dst: the first `merged` columns form 16x32 fractals (Int8 Channel Merge)
+    split: bool = False  # NZ with F32 Channel Split: 16x8 destination fractals (F32-Channel-Split.md)
 
     def dst_last(self) -> int:
         if self.layout == "ND":
@@ -113,7 +116,10 @@ class FixpipeSpec:
 
 
 def _nz_dst(m: np.ndarray, n: np.ndarray, s: FixpipeSpec) -> np.ndarray:
-    """NZ destination offset; 8-bit outputs merge pairs of 16-column fractals (Int8-Channel-Merge.md)."""
+    """NZ destination offset; 8-bit outputs merge pairs of 16-column fractals (Int8-Channel-Merge.md), F32
+    Channel Split cuts each 16x16 fractal into two 16x8 ones (F32-Channel-Split.md)."""
+    if s.split:
+        return m * 8 + (n // 8) * s.dst_stride + n % 8
     if not s.merged:
         return m * 16 + (n // 16) * s.dst_stride + n % 16
     w = np.where(n < s.merged, 32, 16)
@@ -161,6 +167,7 @@ class _Geometry:
     dst_mat: int = 0
     src_row: int = 1  # srcNzC0Stride (NZ2DN)
     arch3510: bool = False  # strides in Arch3510 units
+    split: bool = False  # F32 Channel Split (NZ, float -> float, GM only; checked by the callers)
 
 
 def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -> FixpipeSpec | None:
@@ -179,9 +186,10 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
         warns.append(f"{instr}: {num_name}=0 makes the call a NOP")
     if m == 0 or n == 0 or num == 0:
         return None  # NOP (doc 约束说明); the other fields are not read
-    if layout == "NZ" and n % 16:
-        raise ParamRangeError(f"{instr}: nSize must be a multiple of 16 for NZ2NZ (doc 表4), but got {n} "
-                              "(the C++ API rejects this: CheckFixpipeParams)")
+    if layout == "NZ" and n % (8 if g.split else 16):
+        what = "with isChannelSplit (F32-Channel-Split.md)" if g.split else "for NZ2NZ (doc 表4)"
+        raise ParamRangeError(f"{instr}: nSize must be a multiple of {8 if g.split else 16} {what}, but got "
+                              f"{n} (the C++ API rejects this: CheckFixpipeParams)")
     if to_l1 and g.arch3510 and layout != "NZ":  # 3510 CheckFixpipeL0C2L1Param: whole 32-B rows in L1
         size, name = (n, "nSize") if layout == "ND" else (m, "mSize")
         if size * ddt.bits % 256:
@@ -218,7 +226,7 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
     else:
         if not g.arch3510:  # V220 NZ2NZ: dstStride in 32-B blocks (NZ2NZ.md)
             dst_stride = dst_stride * 32 // (ddt.bits // 8)
-        width = 16
+        width = 8 if g.split else 16
         if ddt.bits == 8:  # Int8-Channel-Merge.md: pairs of 16-column fractals become 16x32
             merged = n if (n // 16) % 2 == 0 else n - 16
             width = 32 if merged else 16
@@ -226,7 +234,7 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
             raise OverlapError(f"{instr}: dstStride must place the {width}-column blocks at least "
                                f"mSize*{width} = {m * width} elements apart, but got {dst_stride} elements "
                                "(the doc page forbids this: NZ2NZ.md \"目标操作数地址之间不能重叠\")")
-    return FixpipeSpec(layout, m, n, num, src_mat, src_stride, src_row, dst_mat, dst_stride, merged)
+    return FixpipeSpec(layout, m, n, num, src_mat, src_stride, src_row, dst_mat, dst_stride, merged, g.split)
 
 
 def _geometry(instr: str, p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layout) -> _Geometry:
@@ -313,8 +321,8 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
         key = (INSTR, core.chip.key, params.__class__, pk, config.__class__, config,
                None if ws is None else (ws.memory.name, ws.dtype.name),
                *_operand_key(core, dst, src, _vector(params.quantPre) and ws is None))
-    return run_call(core, lookup(key, lambda: _prepared_fixpipe(core, dst, src, params, config, ws)),
-                    (dst, src, ws))
+    prep = lookup(key, lambda: _prepared_fixpipe(core, dst, src, params, config, ws))
+    return run_call(core, prep, (dst, src, ws, _fb_operand(core, prep)))
 
 
 def _vector(v: object) -> bool:
@@ -363,10 +371,10 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
                                f"got CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
     mode = quant_mode(instr, params.quantPre, is950)
     relu = basis_on(lambda: checks.flag(instr, "reluEn", params.reluEn), CXX.format("bool reluEn"))
-    if basis_on(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit), CXX.format("bool "
-                                                                                                  "field")):
-        raise NotImplementedFeature(f"{instr}: isChannelSplit (F32 Channel Split) is not implemented in "
-                                    f"ascsim")
+    split = basis_on(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit),
+                     CXX.format("bool field"))
+    if split:
+        _check_split(instr, "isChannelSplit", src, dst, fmt, to_l1, params.unitFlag, cxx=True)
     if not _unit_flag_ok(params.unitFlag):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
                               "API rejects this: CheckFixpipeParamsV220Common)")
@@ -376,7 +384,7 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
     if ws is not None:
         _check_workspace(instr, ws, mode)
     warns: list[str] = []
-    spec = _spec(instr, _geometry(instr, params, fmt), dst.dtype, to_l1, warns)
+    spec = _spec(instr, replace(_geometry(instr, params, fmt), split=split), dst.dtype, to_l1, warns)
     nd = _nd_para(instr, params) if fmt == CO2Layout.ROW_MAJOR else None
     scalar = deq if mode in quant.SCALAR else None
 
@@ -422,6 +430,35 @@ def _combo(chip, api: str, instr: str, src: LocalTensor, dst: LocalTensor) -> No
 
 def _register_api(core: Core, instr: str) -> None:
     basis_on(lambda: core.chip.check(instr, instr=instr), DOC.format(f"{instr}.md 产品支持情况"))
+
+
+def _check_split(instr: str, name: str, src: LocalTensor, dst: LocalTensor, fmt: CO2Layout, to_l1: bool,
+                 unit_flag: object, cxx: bool) -> None:
+    """F32 Channel Split runs for float -> float NZ output into GM without unitFlag (F32-Channel-Split.md
+    特性约束). Fixpipe: the C++ API asserts the first three (dav_c220 kernel_operator_fixpipe_v2_impl.h
+    CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param, dav_3510 FixpipeL0cToOut / FixpipeL0cToL1); the
+    DataCopy form passes the bit unchecked, so there every rule is the doc's (divergence E2)."""
+    doc = DOC_SPLIT.format(name)
+
+    def basis(check: str) -> str:
+        return CXX.format(check) if cxx else doc
+
+    if to_l1:
+        raise UnsupportedError(f"{instr}: {name} exists only for L0C -> GM, but got an L1 destination "
+                               f"({basis('CheckFixpipeL0C2L1Param isChannelSplit')})")
+    if fmt != CO2Layout.NZ:
+        raise UnsupportedError(f"{instr}: {name} needs NZ output (CFG_NZ, no NZ2ND / NZ2DN), but got "
+                               f"CFG_{fmt.name} ({basis('CheckFixpipeL0C2GMParam isChannelSplit')})")
+    if src.dtype.name != "float" or dst.dtype.name != "float":
+        raise UnsupportedError(f"{instr}: {name} needs float -> float, but got {src.dtype.name} -> "
+                               f"{dst.dtype.name} ({basis('CheckFixpipeL0C2GMParam isChannelSplit')})")
+    if unit_flag:
+        raise ParamRangeError(f"{instr}: {name} needs unitFlag 0, but got {unit_flag!r} ({doc})")
+
+
+#: the F32 Channel Split rules the DataCopy form does not check in C++ (divergence E2)
+DOC_SPLIT = ("the doc page forbids this: F32-Channel-Split.md 特性约束 \"{} ... NZ输出到GM，并且不开启NZ2ND与"
+             "unitFlag时，才能够开启\"; ascsim reading: divergence E2")
 
 
 def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
@@ -474,7 +511,7 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
             warns: list[str], commit) -> Prepared:
     """The prepared move: value checks that depend on the call shape and the registers it reads (matrix
     overlap, the scalar word, the atomic type), the extents (arithmetic), the quant vector's source (the
-    workspace, or the Fixpipe Buffer at FPC: a derived operand), and the executor."""
+    workspace, or the Fixpipe Buffer at FPC: operand 3, which `_fb_operand` builds), and the executor."""
     spec, instr = job.spec, job.instr
     warn: list = [partial(_user_warning, w) for w in warns]
     notes: list[str] = []
@@ -517,10 +554,10 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
     elements = spec.num * spec.m * spec.n
     extents = [Extent(0, 0, (spec.dst_last() + 1) * dbytes, True, "destination"),
                Extent(1, 0, (spec.src_last() + 1) * 4, False, "source")]
-    derive = None
+    fb = None
     if vector and not staged:  # operand 3: the quant vector in the Fixpipe Buffer at FPC
         extents.append(Extent(3, 0, spec.n * 8, False, "quant tensor in the Fixpipe Buffer (FPC)"))
-        derive = partial(_fb_operand, fpc, spec.n * 8)
+        fb = (fpc, spec.n * 8)
     elif staged:
         # the workspace's vector, then its last chunk copied to FB address 0 in whole 128-B bursts (dav_c220
         # kernel_operator_fixpipe_impl.h CopyDeqTensorToFbuf: deqDataSize = DivCeil(calNSize * 8, 128) *
@@ -528,9 +565,9 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
         start, nbytes = _chunk(core, spec.n)
         extents += [Extent(2, 0, max(spec.n * 8, start + nbytes), False, "quant tensor in cbufWorkspace"),
                     Extent(3, 0, nbytes, True, "quant chunk staged in the Fixpipe Buffer")]
-        derive = partial(_fb_operand, 0, nbytes)
-    return Prepared(instr, spec, planner=partial(plan_fixpipe, spec), aligns=aligns, warnings=warn,
-                    notes=notes, commit=commit, extents=extents, derive=derive,
+        fb = (0, nbytes)
+    return Prepared(instr, _Call(spec, fb), planner=partial(plan_fixpipe, spec), aligns=aligns, warnings=warn,
+                    notes=notes, commit=commit, extents=extents,
                     run=partial(_run, job, scalar, fields, atomic, staged, b8),
                     counts=(elements * dbytes, elements * 4, 0))
 
@@ -545,8 +582,23 @@ def _hazard(msg: str, core: Core) -> list[str]:
     return [msg]
 
 
-def _fb_operand(offset: int, nbytes: int, core: Core, ops) -> tuple[LocalTensor]:
-    return (LocalTensor(core.memory("FB"), "C2PIPE2GM", offset, "uint64_t", nbytes // 8),)
+class _Call(NamedTuple):
+    """A prepared Fixpipe / DataCopy CO1: its geometry, and the Fixpipe Buffer bytes it reads or stages
+    ((first byte, bytes), or None)."""
+
+    geometry: FixpipeSpec
+    fb: tuple[int, int] | None
+
+
+def _fb_operand(core: Core, prep: Prepared) -> LocalTensor | None:
+    """Operand 3: the Fixpipe Buffer region the call reads (a vector quantPre at FPC) or stages into (the
+    cbufWorkspace overload), sized to fit the buffer so that its extent check names any overrun."""
+    fb = None if prep.spec is None else prep.spec.fb
+    if fb is None:
+        return None
+    mem = core.memory("FB")
+    off = min(fb[0], mem.size)
+    return LocalTensor(mem, "C2PIPE2GM", off, "uint64_t", max(0, min(fb[1], mem.size - off)) // 8)
 
 
 def _chunk(core: Core, n: int) -> tuple[int, int]:
@@ -618,7 +670,8 @@ def _gather_l0c(spec: FixpipeSpec, src: LocalTensor) -> np.ndarray:
 
 def _dst_views(spec: FixpipeSpec, dst: LocalTensor) -> list[np.ndarray]:
     """Writable views of the destination in the layout's order: ND (h, m, n) rows, DN (h, m, n) columns,
-    NZ (m, blocks, width) fractals (8-bit outputs: merged 16x32 fractals, then an odd last 16 columns)."""
+    NZ (m, blocks, width) fractals (8-bit outputs: merged 16x32 fractals, then an odd last 16 columns; F32
+    Channel Split: 16x8 fractals)."""
     e = dst.dtype.bits // 8
     dt, mem, o = f"<u{e}", dst.memory, dst.offset
     shape = (spec.num, spec.m, spec.n)
@@ -626,8 +679,9 @@ def _dst_views(spec: FixpipeSpec, dst: LocalTensor) -> list[np.ndarray]:
         return [strided(mem, o, shape, (spec.dst_mat * e, spec.dst_stride * e, e), dt)]
     if spec.layout == "DN":
         return [strided(mem, o, shape, (spec.dst_mat * e, e, spec.dst_stride * e), dt)]
-    if not spec.merged:
-        return [strided(mem, o, (spec.m, spec.n // 16, 16), (16 * e, spec.dst_stride * e, e), dt)]
+    if spec.split or not spec.merged:  # 16x8 (F32 Channel Split) or 16x16 fractals
+        w = 8 if spec.split else 16
+        return [strided(mem, o, (spec.m, spec.n // w, w), (w * e, spec.dst_stride * e, e), dt)]
     views = [strided(mem, o, (spec.m, spec.merged // 32, 32), (32 * e, spec.dst_stride * e, e), dt)]
     if spec.n > spec.merged:
         views.append(strided(mem, o + spec.merged // 32 * spec.dst_stride * e, (spec.m, 16), (16 * e, e), dt))
@@ -639,8 +693,9 @@ def _parts(spec: FixpipeSpec, out: np.ndarray) -> list[np.ndarray]:
     if spec.layout != "NZ":
         return [out]
     mat = out[0]
-    if not spec.merged:
-        return [mat.reshape(spec.m, spec.n // 16, 16)]
+    if spec.split or not spec.merged:
+        w = 8 if spec.split else 16
+        return [mat.reshape(spec.m, spec.n // w, w)]
     parts = [mat[:, : spec.merged].reshape(spec.m, spec.merged // 32, 32)]
     if spec.n > spec.merged:
         parts.append(mat[:, spec.merged :])
@@ -688,7 +743,8 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
         r = core.regs
         key = ("DataCopyCO1", core.chip.key, pk, r.nd_para if p.nz2ndEn else None, r.quant_pre,
                *_operand_key(core, dst, src, _vector(p.quantPre)))
-    return run_call(core, lookup(key, lambda: _prepared_l0c(core, dst, src, p)), (dst, src, None))
+    prep = lookup(key, lambda: _prepared_l0c(core, dst, src, p))
+    return run_call(core, prep, (dst, src, None, _fb_operand(core, prep)))
 
 
 def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> Prepared:
@@ -703,8 +759,7 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     mode = quant_mode(instr, p.quantPre, chip.key == "ascend950")
     relu = basis_on(lambda: checks.in_range(instr, "reluPre", p.reluPre, 0, 1),
                       DOC.format("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"")) == 1
-    if basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field")):
-        raise NotImplementedFeature(f"{instr}: channelSplit (F32 Channel Split) is not implemented in ascsim")
+    split = basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field"))
     for name in ("clipReluPre", "eltWiseOp"):
         if getattr(p, name):
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
@@ -719,9 +774,13 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
         raise UnsupportedError(f"{instr}: CO1->L1 writes NZ, so nz2ndEn must be false (the C++ API rejects "
                                "this: FixpipeL0C2L1Impl ReportNotSupport nz2ndEn)")
     _check_conversion(instr, mode, src.dtype, dst.dtype)
+    if split:
+        _check_split(instr, "channelSplit", src, dst, fmt, to_l1, p.unitFlag, cxx=False)
     nd_num, src_nd, dst_nd = core.regs.nd_para if nz2nd else (1, 0, 0)
+    # NZ dstStride counts 32-B blocks on every chip: dav_3510 DataCopyL0C2GMImpl / DataCopyL0C2L1Impl turn
+    # it into elements (dstStride * ONE_BLK_SIZE / sizeof(T)) unless nz2ndEn, as the 2201 instruction reads it
     g = _Geometry(fmt, p.nSize, p.mSize, p.srcStride, p.dstStride, nd_num, src_nd, dst_nd,
-                  arch3510=chip.key == "ascend950")
+                  arch3510=chip.key == "ascend950" and nz2nd, split=split)
     warns: list[str] = []
     spec = _spec(instr, g, dst.dtype, to_l1, warns)
     scalar = core.regs.quant_pre if mode in quant.SCALAR else None
@@ -809,10 +868,14 @@ def reference_fixpipe(p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layo
                         out[d] = src[s]
     elif fmt == CO2Layout.NZ:
         blk = p.dstStride if is3510 else p.dstStride * 32 // (ddt.bits // 8)
+        # F32-Channel-Split.md: each 16x16 source fractal leaves as two 16x8 ones ("16*8的小z分形")
+        w = 8 if getattr(p, "isChannelSplit", False) else 16
         for j in range(m_size):
-            for k in range(cdiv(n_size, 16)):
-                for e in range(16):
-                    out[j * 16 + k * blk + e] = src[j * 16 + k * p.srcStride * 16 + e]
+            for k in range(cdiv(n_size, w)):
+                for e in range(w):
+                    col = k * w + e
+                    if col < n_size:
+                        out[j * w + k * blk + e] = src[j * 16 + (col // 16) * p.srcStride * 16 + col % 16]
     else:
         q = p.params
         for h in range(q.dnNum):

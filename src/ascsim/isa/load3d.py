@@ -231,18 +231,29 @@ def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     kh, kw = np.divmod(rem // c0, spec.kw)
     left, _, top, _ = spec.pads
     ho, wo = np.divmod(rows, spec.out_hw[1])
-    h = (ho * spec.strideH - top)[:, None] + kh * spec.dilationH
-    w = (wo * spec.strideW - left)[:, None] + kw * spec.dilationW
-    valid = (h >= 0) & (h < spec.l1H) & (w >= 0) & (w < spec.l1W)
-    src = np.where(valid, h * spec.l1W + w + g * (spec.l1H * spec.l1W), PAD)  # (R, KB)
-    n_pad = (src.size - int(np.count_nonzero(valid))) * c0
-    r_n, kb_n = src.shape
+    hb, wb = ho * spec.strideH - top, wo * spec.strideW - left  # per row
+    hk, wk = kh * spec.dilationH, kw * spec.dilationW  # per column block
+    r_n, kb_n = rows.size, starts.size
     stride = spec.dstStride or cdiv(r_n, R0)
-    if r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0):
-        # every destination block written once: list the sources in destination order directly
-        s3 = src.reshape(r_n // R0, R0, kb_n)
-        order = s3.transpose(0, 2, 1) if spec.layout == "ZZ" else s3.transpose(2, 0, 1)
-        return UnitPlan(instr, spec.bits, 32, None, order.ravel(), n_pad, dense=True)
+    dense = r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0)
+    if dense:
+        # every destination block written once: compute the sources straight in destination order,
+        # (fractal row, column block, row in fractal) for Zz, (column block, fractal row, row) for Nz
+        hb, wb = hb.reshape(-1, 1, R0), wb.reshape(-1, 1, R0)
+        hk, wk, gg = hk[None, :, None], wk[None, :, None], g[None, :, None]
+        if spec.layout == "NZ":
+            hb, wb = hb.transpose(1, 0, 2), wb.transpose(1, 0, 2)
+            hk, wk, gg = hk.transpose(1, 0, 2), wk.transpose(1, 0, 2), gg.transpose(1, 0, 2)
+    else:
+        hb, wb, hk, wk, gg = hb[:, None], wb[:, None], hk[None, :], wk[None, :], g[None, :]
+    h, w = hb + hk, wb + wk
+    # 0 <= h < H in one comparison: negative int64s are huge as uint64
+    valid = (h.view(np.uint64) < spec.l1H) & (w.view(np.uint64) < spec.l1W)
+    src = h * spec.l1W + w + gg * (spec.l1H * spec.l1W)
+    src[~valid] = PAD
+    n_pad = (src.size - int(np.count_nonzero(valid))) * c0
+    if dense:
+        return UnitPlan(instr, spec.bits, 32, None, src.ravel(), n_pad, dense=True)
     r = np.arange(r_n)[:, None]
     kb = np.arange(kb_n)
     if spec.layout == "ZZ":
@@ -331,10 +342,11 @@ def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> list[
             f"{instr}: {names['kExtension']} must be a multiple of {c0} for {spec.dtype} unless the window "
             f"reaches the right-most fractal (column {last_col} of {spec.k_total}), "
             f"but got {spec.kExtension}", kbasis))
-    cols = spec.window_cols()
-    if cols.max() >= spec.k_total:
+    last_k = spec.kStartPt + spec.kExtension - 1 + (  # arithmetic: no arrays on the validation path
+        (spec.repeatTime - 1) * spec.repeatStride * spec.repeatKUnit if spec.repeatMode == 1 else 0)
+    if last_k >= spec.k_total:
         raise ParamRangeError(
-            f"{instr}: the K window reaches column {int(cols.max())}, past the img2col width "
+            f"{instr}: the K window reaches column {last_k}, past the img2col width "
             f"C*Kh*Kw = {spec.channels}*{spec.kh}*{spec.kw} = {spec.k_total} "
             f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension}) "
             f"({doc_forbids('LoadData_3D.md 表4: the K window lies inside the img2col matrix', 'L8')})")

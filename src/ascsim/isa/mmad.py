@@ -1,7 +1,7 @@
-"""Mmad: C (L0C, Nz) = [init] + A (L0A) x B (L0B) — validate, read operands, compute, write C.
+"""The Mmad family — Mmad, MmadWithSparse, MmadMx: one table-driven validator, one fast executor.
 
-Semantics (CONCEPTS §8; doc: Mmad计算/Mmad.md 表1-表8 and 约束说明, Mmad计算关键特性说明/GEMV.md,
-K-方向对齐约束.md):
+C (L0C, Nz) = [initial value] + A (L0A) x B (L0B). Semantics (CONCEPTS §8; doc: Mmad计算/Mmad.md 表1-表8
+and 约束说明, Mmad计算关键特性说明/GEMV.md, K-方向对齐约束.md, MmadWithSparse.md, MmadMx.md):
 
 | operand | where | layout (element offsets of logical element (r, c)) |
 | A (m x k) | L0A | Zz, K1 = ceil(k/C0) fractals per fractal row (A2/A3-style chips, `l0a_format == "ZZ"`); |
@@ -20,16 +20,36 @@ isBias (the C++ API sends `cmatrixInitVal && !isBias`):
 - initVal false, source true -> C = bias + A.B, bias read from BT.
 With the bias overload the bias TPosition decides the source (C2 -> true, CO1 -> false).
 
-Choices ascsim makes where the docs leave a gap (each is reported in `docs/divergences.md` by the lead):
-- Arithmetic. Integers: exact int64 products and sums, then the initial value is added and the result
-  saturates to the C type ("对于整数类型只有饱和模式", Mmad.md 约束说明) — bit-exact. Floats depend on
-  `Core(mmad_accumulate=...)` (docs/mmad.md "How exact is float Mmad"; divergences M2, M7):
-  "float64" (default): every element is decoded exactly (`ascsim.dtypes.decode`), products and the sum
-  (with the initial value) are formed in float64 and rounded once to the C type (round-to-nearest-even;
-  IEEE inf/nan, the non-saturating CTRL[48] mode); "float32": starting from the initial value, the
-  products of k = 0, 1, ... are added one by one in float32 (each product and each sum rounded to
-  nearest even), like a float32 reference matmul that accumulates in K order. The hardware's own order
-  and width are undocumented: neither mode is claimed bit-exact against silicon. HF32 is not modelled.
+How a call runs (DESIGN.md "one call boundary"; `ascsim.boundary.run_call`): the key (variant, chip,
+operand memories and dtypes, the params' cached key, the accumulation mode) finds a `Prepared` call made
+by `validate` — one function for all three APIs, reading the per-API rules from `VARIANTS` — with the
+byte extents of every operand computed arithmetically from (m, k, n, layout). Per placement the boundary
+checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
+strided view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes
+the end of the memory is read from a zero-padded copy), decodes it with one table lookup per call,
+multiplies with BLAS and writes the valid m x n region of C. `ascsim.isa.mmad_ref` is the slow
+per-element reference it is tested against (tests/test_mmad_fast.py).
+
+Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
+- Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
+  exact, see `int_blas_dtype`), the initial value is added in int64, and the result saturates to the C
+  type ("对于整数类型只有饱和模式", Mmad.md 约束说明).
+- Floats, `Core(mmad_accumulate="float64")` (default): every element is decoded exactly
+  (`ascsim.dtypes.decode`), the products and their sum are formed in float64 (one float64 BLAS matmul),
+  the initial value is added in float64, and the result is rounded once to the C type (round to nearest
+  even; IEEE inf/NaN, the non-saturating CTRL[48] mode). Every product of two decoded operands is exact in
+  float64. The float64 sum equals the exact sum whenever no partial sum needs more than 53 significant
+  bits (always for bounded-range data such as tests/test_mmad_fast.py draws); otherwise it carries
+  float64 rounding (order: BLAS's), 2^-29 of a float32 ulp per term, which changes the float32 result
+  only when the exact sum lies that close to a rounding boundary. float32 arithmetic is never used for
+  float operands here: half/bf16 products are exact in float32, but their sums are not.
+- `Core(mmad_accumulate="float32")` (Mmad only): starting from the initial value, the products of
+  k = 0, 1, ... are added one by one in float32 (each product and each sum rounded to nearest even), like
+  a float32 reference matmul that accumulates in K order.
+The hardware's own order and width are undocumented: neither float mode is claimed bit-exact against
+silicon. HF32 is not modelled.
+
+Choices ascsim makes where the docs leave a gap (docs/divergences.md M3-M6):
 - Only the valid m x n region of C is written; the padding rows/columns of partial fractals keep their
   bytes (CONCEPTS §9 Q33).
 - GEMV (m == 1, unless disableGemv on 950): A is read as k contiguous elements (GEMV.md 特性约束 1);
@@ -44,21 +64,35 @@ Choices ascsim makes where the docs leave a gap (each is reported in `docs/diver
   reported (CONCEPTS §9 Q32).
 - kDirectionAlign = true on 950 is accepted and has no effect (doc says "false only", the official
   mmad_load3dv2 example sets it; Nz A is K-outer so the flag cannot change any offset; Q30).
+
+BLAS runs on one thread inside ascsim (`set_blas_threads`; threadpoolctl), so a simulated kernel does not
+fight its caller for cores.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache, partial
 
 import numpy as np
 
 from .. import checks
-from ..dtypes import DType, decode, raw_from_bytes
-from ..errors import HazardError, ParamRangeError, UnsupportedError
-from ..layouts import R0, align, grid, nz_offset, zn_offset, zz_offset
+from ..boundary import Extent, Prepared, cached, lookup, run_call
+from ..dtypes import DType, decode, get_dtype
+from ..errors import (
+    NotImplementedFeature,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    with_basis,
+)
+from ..layouts import R0, align, cdiv, nz_offset, zn_offset, zz_offset
 from ..memory import LocalTensor
 from ..params import MmadParams
-from ..plan import ExecReport, basis_on, byte_end, frozen_offsets, report_hazards
+from ..plan import ExecReport, basis_on, report_hazards
 
 INSTR = "Mmad"
 MAX_MNK = 4095
@@ -67,137 +101,295 @@ MAX_MNK = 4095
 _KALIGN_TRUE = ("a2", "a3", "kirin_x90", "kirin_9030", "ascend950")  # 950: Q30, accepted as a no-op
 _CSOURCE_TRUE = ("a2", "a3", "atlas200i500a2", "ascend950")
 _UNITFLAG = ("a2", "a3", "ascend950")
-_NO_BIAS_FORM = ("int4b_t",)  # Mmad.md 表8 has no int4 row
+_DOC4 = doc_forbids("Mmad.md 表4", "M8")
+_RANGE = cpp_rejects("CheckMmadParamsCommon")
+_ALL_FLAGS = ("isBias", "cmatrixInitVal", "cmatrixSource", "kDirectionAlign", "disableGemv", "enSsparse",
+              "enWinogradA", "enWinogradB")
 
 
-# -- offsets (cached, read-only) ------------------------------------------------------------------------
+# -- the per-API rules (one table, one validator) -----------------------------------------------------
 
 
-@lru_cache(maxsize=256)
-def a_offsets(fmt: str, m: int, k: int, c0: int, k_align: bool = False) -> np.ndarray:
-    """Element offset of A(r, c) (m x k) in L0A. fmt: "ZZ" (A2/A3), "NZ" (950), "ND" (GEMV)."""
-    r, c = grid(m, k)
-    if fmt == "ND":
-        return frozen_offsets(r * k + c)
-    if fmt == "ZZ":
-        # kDirectionAlign: K pitch ceil(k/16)*16 columns instead of ceil(k/C0)*C0 (K-方向对齐约束.md).
-        cols = align(k, R0) if k_align else k
-        return frozen_offsets(zz_offset(r, c, cols, c0))
-    return frozen_offsets(nz_offset(r, c, m, c0))
+@dataclass(frozen=True)
+class BiasRule:
+    """What an API's bias overload accepts. `dtype` None: the C dtype (Mmad.md 表6/表8)."""
+
+    pos_basis: str
+    dtype: str | None
+    dtype_basis: str
+    align_basis: str
+    no_bias_form: tuple[str, ...] = ()  # A dtypes without a bias row in the doc's table
+    chip_table: bool = False  # also check the chip's BT -> L0C dtype table
 
 
-@lru_cache(maxsize=256)
-def b_offsets(k: int, n: int, k0: int) -> np.ndarray:
-    """Element offset of B(k, n) (k x n) in L0B: Zn with N1 = ceil(n/16) (Mmad.md 表1/表2)."""
-    kk, nn = grid(k, n)
-    return frozen_offsets(zn_offset(kk, nn, n, k0))
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one Mmad-family API, as data (every message start and basis the tests pin).
+
+    `k_align`: "chips" (true only on `_KALIGN_TRUE`, float A only), "reject" (never true) or "ignore".
+    `gemv`: "nd" (m == 1 reads A as ND unless disableGemv), "never", or "missing" (m == 1 without
+    disableGemv is a documented mode ascsim does not model)."""
+
+    instr: str
+    table: str  # the page table the field rules cite ("Mmad.md 表4")
+    flags: tuple[str, ...]  # bool fields checked (the others are "不做处理" on this API)
+    flag_basis: str
+    names: tuple[str, str, str]  # (C, A, B) in position messages
+    pos_basis: str
+    align_names: tuple[str, str, str]
+    align_basis: str
+    ab_align: Callable[[DType], tuple[int, str]]  # A / B dtype -> (alignment, basis)
+    k_align: str
+    k_align_msg: str = ""
+    gemv: str = "nd"
+    disable_gemv_950: bool = False  # disableGemv exists on 950 only (C++: __NPU_ARCH__ 3510)
+    fixed_dtypes: tuple[str, str, str] | None = None  # required (C, A, B) dtypes, the page table, basis
+    fixed_table: str = ""
+    fixed_basis: str = ""
+    combo_names: tuple[tuple[str, str], ...] = ()  # dtype tags the combo table lists under another name
+    bias: BiasRule | None = None
+    k_multiple: tuple[int, str, str] | None = None  # (multiple, page rule, basis)
+    modes: bool = False  # honours Core(mmad_accumulate=...)
 
 
-@lru_cache(maxsize=256)
-def c_offsets(m: int, n: int) -> np.ndarray:
-    """Element offset of C(r, c) (m x n) in L0C: Nz of 16x16 fractals, M1 = ceil(m/16)."""
-    r, c = grid(m, n)
-    return frozen_offsets(nz_offset(r, c, m, R0))
+_TENSOR_ALIGN = cpp_rejects("CheckMmadTensorCommon CheckTensorAlignment")
+_MX_AB_ALIGN = doc_forbids("MmadMx.md 约束说明: fp4场景512字节对齐, fp8场景1024字节对齐", "L26")
+
+VARIANTS: dict[str, Variant] = {
+    "Mmad": Variant(
+        "Mmad", "Mmad.md 表4", _ALL_FLAGS, "",
+        ("dst (C)", "fm (A)", "filter (B)"), cpp_rejects("CheckMmadTensorCommon CheckTensorPhyPosition"),
+        ("dst (C)", "fm (A)", "filter (B)"), _TENSOR_ALIGN, lambda dt: (512, _TENSOR_ALIGN),
+        k_align="chips", gemv="nd", disable_gemv_950=True,
+        bias=BiasRule(cpp_rejects("CheckTensorPhyPosition<L0C, BIAS>"), None,
+                      doc_forbids("Mmad.md 表6/表8", "M8"), doc_forbids("Mmad.md 表3/表6", "M8"),
+                      no_bias_form=("int4b_t",), chip_table=True),
+        modes=True),
+    # MmadSpImpl (asc-devkit kernel_operator_mm_base_impl.h): CheckTensorPhyPosition, CheckTensorAlignment,
+    # CheckMmadParamsCommon, enable_if<int32_t / int8_t>; mad_sp takes no kDirectionAlign (dav_c220
+    # MmadSpCal). fmOffset, enSsparse, enWinogradA/B: "不做处理" (表5); disableGemv: a 950 field, and
+    # MmadWithSparse never enters GEMV ("不支持Gemv模式").
+    "MmadWithSparse": Variant(
+        "MmadWithSparse", "MmadWithSparse.md 表5", ("kDirectionAlign", "cmatrixInitVal", "cmatrixSource",
+                                                    "isBias"), "",
+        ("dst (C)", "fm (A)", "filter (B)"), checks.PHYSICAL_POSITION,
+        ("dst (C)", "fm (A)", "filter (B)"), checks.ALIGNMENT, lambda dt: (512, checks.ALIGNMENT),
+        k_align="reject",
+        k_align_msg="kDirectionAlign must be false (MmadWithSparse.md 表5: 不支持配置为true), but got True ("
+                    + doc_forbids("MmadWithSparse.md 表5 kDirectionAlign", "D9") + ")",
+        gemv="never", fixed_dtypes=("int32_t", "int8_t", "int8_t"), fixed_table="MmadWithSparse.md 表6",
+        fixed_basis=cpp_rejects("enable_if int32_t / int8_t on MmadWithSparse")),
+    # MmadMxImpl -> CheckMmadTensorCommon / CheckMmadParams; "fp4场景512字节对齐, fp8场景1024字节对齐"
+    "MmadMx": Variant(
+        "MmadMx", "Mmad.md 表4", _ALL_FLAGS, "",
+        ("dst", "fm", "filter"), checks.PHYSICAL_POSITION,
+        ("dst (L0C)", "fm (L0A)", "filter (L0B)"), checks.ALIGNMENT,
+        lambda dt: (512 if dt.is_4bit else 1024, _MX_AB_ALIGN),
+        k_align="ignore", gemv="missing",
+        combo_names=(("mx_fp8_e4m3_t", "fp8_e4m3fn_t"), ("mx_fp8_e5m2_t", "fp8_e5m2_t")),
+        bias=BiasRule(cpp_rejects("ASCENDC_ASSERT in MmadMxImpl [bias]"), "float",
+                      doc_forbids("MmadMx.md 表3", "L26"),
+                      doc_forbids("MmadMx.md 约束说明: bias 64字节对齐", "L26")),
+        k_multiple=(64, "MmadMx.md 约束说明", doc_forbids("MmadMx.md 约束说明: k 64对齐", "X3"))),
+}
 
 
-# -- extent checks (bounds = error, past the LocalTensor = hazard), like plan.check_plan ---------------
+@dataclass(frozen=True)
+class MmadSpec:
+    """A validated Mmad-family call: everything the executor needs, independent of addresses."""
+
+    instr: str
+    m: int
+    n: int
+    k: int
+    init: bool  # effective cmatrixInitVal (&& !isBias): C = A.B
+    source: bool  # initial value = the bias row from BT
+    a_layout: str  # "ZZ", "NZ" or "ND" (GEMV)
+    a_pitch: int  # logical columns of the Zz A (k, or align(k, 16) with kDirectionAlign)
+    b_rows: int  # rows of B in L0B (k; the dense rows 2*ceil(k/4) for MmadWithSparse)
+    a: str
+    b: str
+    c: str
+    blas: str  # "float32" / "float64": the BLAS type the operands are decoded to (see int_blas_dtype)
+    f32: bool  # Core(mmad_accumulate="float32")
+    bias_given: bool
+
+    @property
+    def accumulate(self) -> bool:
+        """The initial value is C's own contents."""
+        return not self.init and not self.source
+
+    @property
+    def from_bias(self) -> bool:
+        """The initial value is the bias row (BT)."""
+        return not self.init and self.source
 
 
-def check_extent(t: LocalTensor, end: int, what: str, write: bool, hazards: list[str],
-                 instr: str = INSTR) -> None:
-    """BoundsError if bytes [offset, offset+end) leave the memory; a hazard if they pass the tensor."""
-    t.memory.check_range(t.offset, end, f"{instr}: {what}")
-    if end > t.nbytes:
-        verb = "writes" if write else "reads"
-        msg = (f"{instr}: {verb} {end} B of {what} from {t.position}@0x{t.offset:x}, past the LocalTensor "
-               f"({t.nbytes} B)")
-        hazards.append(msg)
+def _type_check(v: Variant, c, a, b, p, bias) -> None:
+    """Wrong argument types (issue 9): an AscsimError naming what the C++ signature takes."""
+    for what, t in ((v.names[0], c), (v.names[1], a), (v.names[2], b), ("bias", bias)):
+        if not isinstance(t, LocalTensor) and (t is not None or what != "bias"):
+            raise UnsupportedError(with_basis(f"{v.instr}: {what} must be a LocalTensor, but got "
+                                              f"{type(t).__name__}",
+                                              cpp_rejects(f"{v.instr} takes LocalTensor operands")))
+    if not isinstance(p, MmadParams):
+        raise UnsupportedError(with_basis(f"{v.instr}: params must be MmadParams, but got {type(p).__name__}",
+                                          cpp_rejects(f"no {v.instr} overload takes {type(p).__name__}")))
 
 
-def _gather(t: LocalTensor, offsets: np.ndarray) -> np.ndarray:
-    """Decoded values (float64 / int64) of the elements at `offsets` (already bounds-checked)."""
-    end = byte_end(offsets, t.dtype.bits)
-    region = t.memory.data[t.offset : t.offset + end]
-    raw = raw_from_bytes(t.dtype, region, int(offsets.max()) + 1 if offsets.size else 0)
-    return decode(t.dtype, raw[offsets])
-
-
-# -- reusable operand readers / writer --------------------------------------------------------------
-
-
-def _read(core, t: LocalTensor, offs: np.ndarray, what: str, hazards: list[str] | None, instr: str
-          ) -> np.ndarray:
-    """Decoded elements of `t` at `offs` after the extent check; standalone calls (hazards=None) report
-    hazards at once, callers collecting them pass their list."""
-    hz: list[str] = [] if hazards is None else hazards
-    check_extent(t, byte_end(offs, t.dtype.bits), what, False, hz, instr)
-    if hazards is None:
-        report_hazards(hz, core.strict)
-    return _gather(t, offs)
-
-
-def read_a(core, a: LocalTensor, m: int, k: int, k_align: bool = False, gemv: bool = False,
-           hazards: list[str] | None = None, instr: str = INSTR) -> np.ndarray:
-    """A (m x k, decoded) from L0A in the chip's layout (Zz / Nz) or ND for GEMV."""
-    fmt = "ND" if gemv else core.chip.l0a_format
-    offs = a_offsets(fmt, m, k, a.dtype.c0, bool(k_align and fmt == "ZZ"))
-    return _read(core, a, offs, "A (L0A)", hazards, instr)
-
-
-def read_b(core, b: LocalTensor, k: int, n: int, hazards: list[str] | None = None,
-           instr: str = INSTR) -> np.ndarray:
-    """B (k x n, decoded) from L0B (Zn, K0 = C0 of B's dtype, N1 = ceil(n/16))."""
-    return _read(core, b, b_offsets(k, n, b.dtype.c0), "B (L0B)", hazards, instr)
-
-
-def read_c(core, c: LocalTensor, m: int, n: int, hazards: list[str] | None = None,
-           instr: str = INSTR) -> np.ndarray:
-    """C (m x n, decoded) from L0C (Nz, 16x16 fractals)."""
-    return _read(core, c, c_offsets(m, n), "C (L0C)", hazards, instr)
-
-
-def round_to(dt: DType, values: np.ndarray) -> np.ndarray:
-    """Exact int64 / float64 results -> raw bits of the C type (ints saturate, floats round once)."""
-    if dt.kind in ("int", "uint"):
-        info = np.iinfo(dt.value_dtype)
-        return np.clip(values, info.min, info.max).astype(dt.value_dtype).view(dt.raw_dtype)
-    with np.errstate(over="ignore", invalid="ignore"):
-        if dt.name == "float":
-            return values.astype(np.float32).view(np.uint32)
-        return values.astype(dt.value_dtype).view(dt.raw_dtype)  # half C (older chips), via ml_dtypes/numpy
-
-
-def write_c(core, c: LocalTensor, values: np.ndarray, m: int, n: int, accumulate: bool = False,
-            bias: np.ndarray | None = None, hazards: list[str] | None = None, instr: str = INSTR) -> int:
-    """Write `values` (m x n exact int64/float64) into L0C's valid m x n region, optionally adding C's
-    current contents (`accumulate`) and/or a bias row (length n) before the single rounding.
-
-    Checks run before the write; returns the bytes written.
-    """
-    hz = hazards if hazards is not None else []
-    offs = c_offsets(m, n)
-    end = byte_end(offs, c.dtype.bits)
-    check_extent(c, end, "C (L0C)", True, hz, instr)
-    total = np.asarray(values)
-    if accumulate:
-        total = total + _gather(c, offs)
+def validate(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams,
+             bias: LocalTensor | None) -> MmadSpec | None:
+    """Every value check of one Mmad-family call (None: a NOP, "M、K、N中的任意一个值为0"). Alignment and
+    bounds depend on addresses: `prepare` hands them to the call boundary as aligns / extents."""
+    instr, chip = v.instr, core.chip
+    _type_check(v, c, a, b, p, bias)
+    chip.check(instr, instr=instr)
+    m, n, k = (checks.in_range(instr, f, getattr(p, f), 0, MAX_MNK, _RANGE) for f in ("m", "n", "k"))
+    flag = {f: checks.flag(instr, f, getattr(p, f), v.flag_basis) for f in v.flags}
+    unit = checks.in_range(instr, "unitFlag", p.unitFlag, 0, 3, _RANGE)
+    if unit == 1:
+        raise ParamRangeError(with_basis(f"{instr}: unitFlag must be 0, 2 or 3 ({v.table}), but got 1",
+                                         _RANGE))
+    if unit and chip.key not in _UNITFLAG:
+        raise UnsupportedError(f"{instr}: unitFlag must be 0 on {chip.name} ({v.table}), but got {unit} "
+                               f"({_DOC4})")
+    k_align = flag.get("kDirectionAlign", False)
+    if k_align and v.k_align == "reject":
+        raise UnsupportedError(f"{instr}: {v.k_align_msg}")
+    if k_align and v.k_align == "chips" and chip.key not in _KALIGN_TRUE:
+        raise UnsupportedError(f"{instr}: kDirectionAlign must be false on {chip.name} ({v.table}), "
+                               f"but got True ({_DOC4})")
+    disable_gemv = flag.get("disableGemv", False)
+    if disable_gemv and v.disable_gemv_950 and chip.key != "ascend950":
+        raise UnsupportedError(f"{instr}: disableGemv exists on Ascend 950 only ({v.table}), but got True on "
+                               f"{chip.name} (the C++ API rejects this: MmadParams has disableGemv only for "
+                               "__NPU_ARCH__ 3510)")
+    for what, t, mem in zip(v.names, (c, a, b), ("L0C", "L0A", "L0B"), strict=True):
+        checks.position(instr, what, t, (mem,), v.pos_basis)
+    names = (c.dtype.name, a.dtype.name, b.dtype.name)
+    if v.fixed_dtypes is not None:
+        for what, got, want in zip(v.names, names, v.fixed_dtypes, strict=True):
+            if got != want:
+                raise UnsupportedError(with_basis(f"{instr}: {what} dtype must be {want} ({v.fixed_table}), "
+                                                  f"but got {got}", v.fixed_basis))
+    tags = dict(v.combo_names)
+    chip.check_combo(instr, (tags.get(names[1], names[1]), tags.get(names[2], names[2]), names[0]),
+                     instr=instr)
+    init = flag["cmatrixInitVal"] and not flag["isBias"]  # the C++ API sends cmatrixInitVal && !isBias
+    source = flag["cmatrixSource"]
     if bias is not None:
-        total = total + np.asarray(bias)[None, :]
-    raw = round_to(c.dtype, total)
-    if core.strict and hz:  # strict: every hazard (also the caller's read hazards) raises before writing
-        raise HazardError(hz[0])
-    if hazards is None:
-        report_hazards(hz, False)
-    region = c.memory.data[c.offset : c.offset + end]
-    elem = region.view(c.dtype.raw_dtype.newbyteorder("<"))
-    elem[offs.ravel()] = raw.ravel()
-    return m * n * c.dtype.bits // 8
+        source = _check_bias(v, chip, a, c, bias)
+    if source and not init and chip.key not in _CSOURCE_TRUE:
+        raise UnsupportedError(f"{instr}: cmatrixSource must be false on {chip.name} ({v.table}), "
+                               f"but got True ({_DOC4})")
+    if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时，该指令视为NOP"
+        return None
+    if v.k_multiple is not None and k % v.k_multiple[0]:
+        mult, rule, basis = v.k_multiple
+        raise ParamRangeError(with_basis(f"{instr}: k must be a multiple of {mult} ({rule}), but got {k}",
+                                         basis))
+    gemv = m == 1 and not disable_gemv and v.gemv != "never"
+    if gemv and v.gemv == "missing":
+        raise NotImplementedFeature(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is "
+                                    f"undocumented and not modelled; set disableGemv=true (m=1 with a 16-row "
+                                    f"Nz A), but got m={m} (divergence X5)")
+    a_dt, b_dt, c_dt = a.dtype, b.dtype, c.dtype
+    fmt = "ND" if gemv else chip.l0a_format
+    pitch = align(k, R0) if (k_align and v.k_align == "chips" and a_dt.name == "float" and fmt == "ZZ") else k
+    b_rows = 2 * cdiv(k, 4) if v.gemv == "never" else k  # MmadWithSparse: the dense rows of B
+    if a_dt.kind == "float":
+        blas = "float64"
+    else:  # MmadWithSparse: two slots may select one row, so a row of B holds up to 2 x 128
+        bmax = 2 * _INT_MAX[b_dt.name] if v.gemv == "never" else _INT_MAX[b_dt.name]
+        blas = int_blas_dtype(k, _INT_MAX[a_dt.name], bmax).name
+    f32 = v.modes and core.mmad_accumulate == "float32" and c_dt.kind == "float"
+    return MmadSpec(instr, m, n, k, init, source, fmt, pitch, b_rows, a_dt.name, b_dt.name, c_dt.name, blas,
+                    f32, bias is not None)
 
 
-def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f" or b.dtype.kind == "f":
-        return a.astype(np.float64) @ b.astype(np.float64)
-    return a.astype(np.int64) @ b.astype(np.int64)
+def _check_bias(v: Variant, chip, a: LocalTensor, c: LocalTensor, bias: LocalTensor) -> bool:
+    """The bias overload's checks; returns cmatrixSource (the bias TPosition decides it, Mmad.md 表4)."""
+    instr, rule = v.instr, v.bias
+    if rule is None:  # pragma: no cover - MmadWithSparse has no bias overload (the facade passes none)
+        raise UnsupportedError(f"{instr}: has no bias overload")
+    checks.position(instr, "bias", bias, ("BT", "L0C"), rule.pos_basis)
+    if a.dtype.name in rule.no_bias_form:
+        raise UnsupportedError(f"{instr}: bias with {a.dtype.name} operands is not supported on "
+                               f"{chip.name} (no bias row in Mmad.md 表8) (the doc page forbids this: "
+                               "Mmad.md 表8; ascsim reading: divergence M8)")
+    want = rule.dtype or c.dtype.name
+    if bias.dtype.name != want:
+        what = f"must equal the dst dtype {want} (Mmad.md 表6/表8)" if rule.dtype is None else \
+            f"must be {want} (MmadMx.md 表3)"
+        raise UnsupportedError(with_basis(f"{instr}: bias dtype {what}, but got {bias.dtype.name}",
+                                          rule.dtype_basis))
+    source = bias.memory.name == "BT"
+    if source and rule.chip_table:
+        basis_on(lambda: chip.check(instr, bias.dtype.name, "C2", "CO1", instr=instr), rule.align_basis)
+    return source
+
+
+# -- arithmetic ------------------------------------------------------------------------------------------
+
+#: Largest |value| of each integer operand type (two's complement / unsigned ranges).
+_INT_MAX = {"int8_t": 128, "uint8_t": 255, "int4b_t": 8}
+
+
+def int_blas_dtype(k: int, a_max: int, b_max: int) -> np.dtype:
+    """The float type in which a BLAS matmul of integer operands (|a| <= a_max, |b| <= b_max, k terms)
+    is exact.
+
+    Proof: every product a*b and every partial sum — in whatever order and blocking the BLAS uses, with
+    or without fused multiply-add — is an integer of magnitude <= k * a_max * b_max. An IEEE binary
+    format with a p-bit significand represents every integer of magnitude <= 2^p, and an IEEE operation
+    whose exact result is representable returns it exactly. So float32 (p = 24) is exact when
+    k * a_max * b_max <= 2^24 (int8 x int8: k <= 1024; uint8 x uint8: k <= 258), and float64 (p = 53)
+    always is here (4095 * 256 * 256 < 2^29). tests/test_mmad_fast.py shows the bound is tight: an int8
+    sum of 2^24 + 1 at k = 1025 is exact here and wrong in float32."""
+    return np.dtype(np.float32 if k * a_max * b_max <= 1 << 24 else np.float64)
+
+
+class _Blas:
+    """BLAS threads inside ascsim's matmuls (threadpoolctl): one by default, so a simulated kernel does not
+    fight its caller for cores (issue 8: a busy 2-core machine ran the ResNet flow 15x slower with the
+    BLAS's own threads). Small matmuls never thread, so they skip the switch."""
+
+    threads: int | None = 1
+    threshold = 1 << 16  # m*n*k below which no BLAS starts threads (OpenBLAS: 4 * 65536)
+    _libs: list | None = None
+
+    @classmethod
+    def libs(cls) -> list:
+        if cls._libs is None:
+            from threadpoolctl import ThreadpoolController
+
+            cls._libs = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+        return cls._libs
+
+
+def set_blas_threads(threads: int | None) -> None:
+    """Threads the BLAS may use inside ascsim's matmuls: 1 (default), n, or None (leave the BLAS library's
+    own setting alone). The limit is applied around each large matmul and restored after it."""
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise ParamRangeError(f"set_blas_threads: threads must be a positive int or None, but got "
+                              f"{threads!r}")
+    _Blas.threads = threads
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b with the BLAS held to `set_blas_threads` threads."""
+    n = _Blas.threads
+    if n is None or a.shape[0] * a.shape[1] * b.shape[1] < _Blas.threshold:
+        return np.matmul(a, b)
+    libs = _Blas.libs()
+    saved = [lib.get_num_threads() for lib in libs]
+    for lib in libs:
+        lib.set_num_threads(n)
+    try:
+        return np.matmul(a, b)
+    finally:
+        for lib, s in zip(libs, saved, strict=True):
+            lib.set_num_threads(s)
 
 
 def accumulate_f32(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
@@ -228,120 +420,348 @@ def reference_accumulate_f32(a: np.ndarray, b: np.ndarray, init: np.ndarray | No
     return out
 
 
-# -- validation ------------------------------------------------------------------------------------------
+def round_to(dt: DType, values: np.ndarray) -> np.ndarray:
+    """Exact int64 / float64 results -> raw bits of the C type (ints saturate, floats round once)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _rounder(dt.name)(values)
 
 
-def _validate(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams, bias: LocalTensor | None):
-    chip = core.chip
-    cxx = "the C++ API rejects this: CheckMmadParamsCommon"
-    r = checks.in_range
-    m, n, k = (basis_on(lambda name=name: r(INSTR, name, getattr(p, name), 0, MAX_MNK), cxx)
-               for name in ("m", "n", "k"))
-
-    def flag(name: str) -> bool:  # MmadParams bool fields
-        return basis_on(lambda: checks.flag(INSTR, name, getattr(p, name)),
-                          "the C++ API rejects this: bool field")
-
-    is_bias, init_val, source = flag("isBias"), flag("cmatrixInitVal"), flag("cmatrixSource")
-    k_align, disable_gemv = flag("kDirectionAlign"), flag("disableGemv")
-    for name in ("enSsparse", "enWinogradA", "enWinogradB"):
-        flag(name)  # ignored on A2 and later (Mmad.md 表4)
-    unit = basis_on(lambda: r(INSTR, "unitFlag", p.unitFlag, 0, 3), cxx)
-    doc4 = "the doc page forbids this: Mmad.md 表4; ascsim reading: divergence M8"
-    if unit == 1:
-        raise ParamRangeError(f"{INSTR}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1 ({cxx})")
-    if unit and chip.key not in _UNITFLAG:
-        raise UnsupportedError(f"{INSTR}: unitFlag must be 0 on {chip.name} (Mmad.md 表4), but got {unit} "
-                               f"({doc4})")
-    if k_align and chip.key not in _KALIGN_TRUE:
-        raise UnsupportedError(f"{INSTR}: kDirectionAlign must be false on {chip.name} (Mmad.md 表4), "
-                               f"but got True ({doc4})")
-    if disable_gemv and chip.key != "ascend950":
-        raise UnsupportedError(f"{INSTR}: disableGemv exists on Ascend 950 only (Mmad.md 表4), but got "
-                               f"True on {chip.name} (the C++ API rejects this: MmadParams has disableGemv "
-                               "only for __NPU_ARCH__ 3510)")
-
-    pos = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorPhyPosition"
-    basis_on(lambda: checks.position(INSTR, "dst (C)", c, ("L0C",)), pos)
-    basis_on(lambda: checks.position(INSTR, "fm (A)", a, ("L0A",)), pos)
-    basis_on(lambda: checks.position(INSTR, "filter (B)", b, ("L0B",)), pos)
-    basis_on(lambda: chip.check_combo("Mmad", (a.dtype.name, b.dtype.name, c.dtype.name), instr=INSTR),
-                "the doc page forbids this: Mmad.md 表5-表8 数据类型; ascsim reading: divergence M8")
-    align = "the C++ API rejects this: CheckMmadTensorCommon CheckTensorAlignment"
-    basis_on(lambda: checks.aligned(INSTR, "dst (C)", c, 1024), align)
-    basis_on(lambda: checks.aligned(INSTR, "fm (A)", a, 512), align)
-    basis_on(lambda: checks.aligned(INSTR, "filter (B)", b, 512), align)
-
-    init_val = init_val and not is_bias  # the C++ API sends cmatrixInitVal && !isBias
-    if bias is not None:
-        basis_on(lambda: checks.position(INSTR, "bias", bias, ("BT", "L0C")),
-                    "the C++ API rejects this: CheckTensorPhyPosition<L0C, BIAS>")
-        if a.dtype.name in _NO_BIAS_FORM:
-            raise UnsupportedError(f"{INSTR}: bias with {a.dtype.name} operands is not supported on "
-                                   f"{chip.name} (no bias row in Mmad.md 表8) (the doc page forbids this: "
-                                   "Mmad.md 表8; ascsim reading: divergence M8)")
-        if bias.dtype != c.dtype:
-            raise UnsupportedError(f"{INSTR}: bias dtype must equal the dst dtype {c.dtype.name} (Mmad.md "
-                                   f"表6/表8), but got {bias.dtype.name} (the doc page forbids this: "
-                                   "Mmad.md 表6/表8; ascsim reading: divergence M8)")
-        source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
-        if source:
-            doc = "the doc page forbids this: Mmad.md 表3/表6; ascsim reading: divergence M8"
-            basis_on(lambda: chip.check("Mmad", bias.dtype.name, "C2", "CO1", instr=INSTR), doc)
-            basis_on(lambda: checks.aligned(INSTR, "bias (BT)", bias, 64), doc)
-    if source and not init_val and chip.key not in _CSOURCE_TRUE:
-        raise UnsupportedError(f"{INSTR}: cmatrixSource must be false on {chip.name} (Mmad.md 表4), "
-                               f"but got True ({doc4})")
-    gemv = m == 1 and not disable_gemv
-    return m, n, k, init_val, source, k_align and a.dtype.name == "float", gemv
+@cache
+def _rounder(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """values -> raw bits of C type `name`: ints saturate, floats round once to nearest even (callers hold
+    np.errstate for the float overflow to inf)."""
+    dt = get_dtype(name)
+    value, raw = dt.value_dtype, dt.raw_dtype
+    if dt.kind in ("int", "uint"):
+        lo, hi = int(np.iinfo(value).min), int(np.iinfo(value).max)
+        return lambda v: np.clip(v, lo, hi).astype(value).view(raw)
+    return lambda v: v.astype(value).view(raw)  # float32, or half C (older chips) via numpy
 
 
-# -- the instruction ---------------------------------------------------------------------------------------
+# -- operands as views of the memory bytes -----------------------------------------------------------
+
+
+@cache
+def _table(name: str, to: str) -> np.ndarray:
+    """Value of every code of a <= 16-bit dtype as `to` (`ascsim.dtypes.decode`, so the same bits as an
+    element-wise decode, NaN included): decoding an operand is one gather per call."""
+    dt = get_dtype(name)
+    t = decode(dt, np.arange(1 << dt.bits)).astype(to)
+    t.flags.writeable = False
+    return t
+
+
+def decode_codes(dt: DType, raw: np.ndarray, to: str) -> np.ndarray:
+    """Raw codes (any shape, any strides) -> C-contiguous values of type `to` (exact)."""
+    if dt.bits == 32:
+        return raw.view(dt.value_dtype).astype(to, order="C")
+    return _table(dt.name, to).take(raw, mode="clip")
+
+
+def region(t: LocalTensor, nbytes: int) -> np.ndarray:
+    """`nbytes` bytes from the tensor's start: a view of the memory, or — when whole fractals run past
+    the memory's end (the extents the boundary checked end inside it) — a zero-padded copy."""
+    mem, off = t.memory, t.offset
+    if off + nbytes <= mem.size:
+        return mem.data[off : off + nbytes]
+    out = np.zeros(nbytes, np.uint8)
+    out[: mem.size - off] = mem.data[off:]
+    return out
+
+
+def _codes(buf: np.ndarray, dt: DType, code: np.dtype | None) -> np.ndarray:
+    """Bytes -> one raw code per element (4-bit: nibbles, low first, number-formats §4)."""
+    if dt.bits == 4:
+        out = np.empty(buf.size * 2, np.uint8)
+        out[0::2] = buf & 0x0F
+        out[1::2] = buf >> 4
+        return out
+    return buf if code is None else buf.view(code)
+
+
+def _fractal_grid(layout: str, rows: int, cols: int, c0: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(memory shape, axes order) that turn a fractal layout's flat elements into (rows16, cols16) blocks.
+
+    ZZ (A2/A3 A): [R1][C1][16][C0] -> (R1, 16, C1, C0); NZ (950 A, C): [C1][R1][16][C0];
+    ZN (B, rows = K): [K1][N1][16 n][C0 k] -> (K1, C0, N1, 16)."""
+    if layout == "ZZ":
+        r1, c1 = cdiv(rows, R0), cdiv(cols, c0)
+        return (r1, c1, R0, c0), (0, 2, 1, 3)
+    if layout == "NZ":
+        r1, c1 = cdiv(rows, R0), cdiv(cols, c0)
+        return (c1, r1, R0, c0), (1, 2, 0, 3)
+    k1, n1 = cdiv(rows, c0), cdiv(cols, R0)  # ZN
+    return (k1, n1, R0, c0), (0, 3, 1, 2)
+
+
+def _strides(shape: tuple[int, ...], axes: tuple[int, ...] | None, itemsize: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape, strides) of a C-contiguous `shape` array of `itemsize` elements after `transpose(axes)`."""
+    strides, step = [], itemsize
+    for d in reversed(shape):
+        strides.insert(0, step)
+        step *= d
+    if axes is None:
+        return tuple(shape), tuple(strides)
+    return tuple(shape[i] for i in axes), tuple(strides[i] for i in axes)
+
+
+def strided(t: LocalTensor, nbytes: int, shape: tuple[int, ...], strides: tuple[int, ...], code: np.dtype,
+            nibbles: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(view, buffer): `shape`/`strides` elements of type `code` over the `nbytes` bytes from the tensor's
+    start — built in one step on the memory itself, or on a zero-padded copy (`region`) when the whole
+    fractals run past the memory's end; 4-bit data is first unpacked to one code per byte."""
+    mem, off = t.memory, t.offset
+    buf = mem.data
+    if off + nbytes > mem.size:
+        buf, off = region(t, nbytes), 0
+    if nibbles:
+        buf, off = _codes(buf[off : off + nbytes], FOUR_BIT, None), 0
+    return np.ndarray(shape, code, buf, off, strides), buf
+
+
+FOUR_BIT = get_dtype("int4b_t")  # any 4-bit dtype: `_codes` only looks at the width
+
+
+class Reader:
+    """How one operand's rows x cols matrix is read, worked out once per call shape: its whole fractals as
+    one strided view of the memory's codes in logical order, decoded by one table lookup (or, for 32-bit
+    floats, one exact cast). `pitch`: the Zz column count when it exceeds `cols` (kDirectionAlign). The
+    result is C-contiguous (what the BLAS gets)."""
+
+    __slots__ = ("dt", "nbytes", "code", "shape", "strides", "table", "to", "rows", "cols", "full", "exact")
+
+    def __init__(self, dt: DType, layout: str, rows: int, cols: int, to: str, pitch: int = 0) -> None:
+        if layout == "ND":
+            shape, axes = (rows, cols), None
+        else:
+            shape, axes = _fractal_grid(layout, rows, max(cols, pitch), dt.c0)
+        self.code = np.dtype(np.uint8) if dt.bits <= 8 else dt.raw_dtype.newbyteorder("<")
+        self.shape, self.strides = _strides(shape, axes, self.code.itemsize)
+        sh = self.shape
+        self.full = (rows, cols) if axes is None else (sh[0] * sh[1], sh[2] * sh[3])
+        self.dt, self.rows, self.cols, self.to = dt, rows, cols, to
+        self.nbytes = _nbytes(math.prod(shape), dt.bits)
+        self.table = None if dt.bits == 32 else _table(dt.name, to)
+        self.exact = self.full == (rows, cols)
+
+    def __call__(self, t: LocalTensor) -> np.ndarray:
+        raw = strided(t, self.nbytes, self.shape, self.strides, self.code, self.dt.bits == 4)[0]
+        if self.table is not None:
+            vals = self.table.take(raw, mode="clip")  # every code indexes the table: "clip" skips the check
+        else:
+            vals = raw.view(self.dt.value_dtype).astype(self.to, order="C")
+        vals = vals.reshape(self.full)
+        return vals if self.exact else np.ascontiguousarray(vals[: self.rows, : self.cols])
+
+
+@lru_cache(maxsize=1024)
+def reader(dtype: str, layout: str, rows: int, cols: int, to: str, pitch: int = 0) -> Reader:
+    """The (cached) `Reader` of a rows x cols `dtype` matrix in `layout` ("ZZ", "NZ", "ZN" or "ND")."""
+    return Reader(get_dtype(dtype), layout, rows, cols, to, pitch)
+
+
+def matrix(t: LocalTensor, layout: str, rows: int, cols: int, to: str, pitch: int = 0) -> np.ndarray:
+    """The rows x cols matrix `t` holds in `layout`, decoded to `to` (see `Reader`)."""
+    return reader(t.dtype.name, layout, rows, cols, to, pitch)(t)
+
+
+def last_offset(layout: str, rows: int, cols: int, c0: int, pitch: int = 0) -> int:
+    """Element offset of the last element read — the valid (rows-1, cols-1) is the largest offset of
+    every layout here, whose offsets grow with (fractal row, fractal column, row, column) in that
+    nesting order. So an operand's extent is arithmetic: no offset array is ever built."""
+    r, c = rows - 1, cols - 1
+    if layout == "ZZ":
+        return int(zz_offset(r, c, max(cols, pitch), c0))
+    if layout == "NZ":
+        return int(nz_offset(r, c, rows, c0))
+    if layout == "ZN":
+        return int(zn_offset(r, c, cols, c0))
+    return rows * cols - 1  # ND
+
+
+def _nbytes(count: int, bits: int) -> int:
+    return (count * bits + 7) // 8
+
+
+# -- execution -----------------------------------------------------------------------------------------
+
+#: operands(spec) -> fn(ops) -> (A, B): the decoded m x k and k x n matrices the product is formed from
+#: (built once per prepared call; fn may refuse data — e.g. a sparse index code 3 — before any write).
+Operands = Callable[[MmadSpec], Callable[[Sequence[LocalTensor]], tuple[np.ndarray, np.ndarray]]]
+
+
+def mmad_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.ndarray, np.ndarray]]:
+    """A and B of a plain Mmad: A in the chip's L0A layout (or ND for GEMV), B Zn."""
+    ra = reader(spec.a, spec.a_layout, spec.m, spec.k, spec.blas, spec.a_pitch)
+    rb = reader(spec.b, "ZN", spec.k, spec.n, spec.blas)
+    return lambda ops: (ra(ops[1]), rb(ops[2]))
+
+
+def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
+    """The run function of a prepared call: read every operand, compute, write C's valid m x n region.
+
+    C is viewed as (M1, 16, N1, 16) raw elements over its whole 16x16 fractals; a partial region is
+    merged into a copy of those fractals first, so every byte outside it is written back unchanged."""
+    m, n = spec.m, spec.n
+    cdt = get_dtype(spec.c)
+    m1, n1 = cdiv(m, R0), cdiv(n, R0)
+    c_bytes, c_code = m1 * n1 * R0 * R0 * cdt.bits // 8, cdt.raw_dtype.newbyteorder("<")
+    c_shape, c_strides = _strides((n1, m1, R0, R0), (1, 2, 0, 3), c_code.itemsize)
+    c_full = (m1 * R0, n1 * R0)
+    exact = c_full == (m, n)
+    c_end = _nbytes(last_offset("NZ", m, n, R0) + 1, cdt.bits)
+    to = "float64" if cdt.kind == "float" else "int64"
+    rnd = _rounder(cdt.name)
+    lo, hi = (int(np.iinfo(cdt.value_dtype).min), int(np.iinfo(cdt.value_dtype).max)) if to == "int64" \
+        else (0, 0)
+    accumulate, f32 = spec.accumulate, spec.f32
+    bias = reader(spec.c, "ND", 1, n, to) if spec.from_bias else None
+    read_ab = operands(spec)
+    mul = np.matmul if m * n * spec.k < _Blas.threshold else matmul  # small products never thread
+
+    def store(raw: np.ndarray, old: np.ndarray | None, values: np.ndarray) -> None:
+        """Round `values` (m x n) once to the C type into the valid region (callers hold np.errstate)."""
+        if exact:  # the assignment's cast is the one rounding (the same as `round_to`)
+            raw.view(cdt.value_dtype)[...] = values.reshape(raw.shape)
+        else:  # merge into the copy of the whole fractals, then write them all back
+            old[:m, :n] = rnd(values)  # type: ignore[index]
+            raw[...] = old.reshape(raw.shape)  # type: ignore[union-attr]
+
+    def run(core, ops: Sequence[LocalTensor]) -> None:
+        av, bv = read_ab(ops)
+        c = ops[0]
+        raw, buf = strided(c, c_bytes, c_shape, c_strides, c_code)  # (M1, 16, N1, 16) raw C elements
+        old = raw.reshape(c_full) if accumulate or not exact else None  # a copy
+        init = None
+        if accumulate:
+            init = decode_codes(cdt, old[:m, :n], to)  # type: ignore[index]
+        elif bias is not None:
+            init = bias(ops[3])[0]
+        if to == "int64":
+            total = mul(av, bv).astype(np.int64)  # exact (int_blas_dtype)
+            if init is not None:
+                total += init
+            np.minimum(total, hi, out=total)  # "对于整数类型只有饱和模式"
+            store(raw, old, np.maximum(total, lo, out=total))
+        else:
+            with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
+                if f32:  # K order in float32 (divergence M7)
+                    if init is not None and init.ndim == 1:
+                        init = np.broadcast_to(init, (m, n))
+                    total = accumulate_f32(av, bv, init)
+                else:
+                    total = mul(av, bv)
+                    if init is not None:
+                        total = total + init
+                store(raw, old, total)
+        if buf is not c.memory.data:  # a zero-padded copy (fractals past the memory's end): the valid extent
+            c.memory.data[c.offset : c.offset + c_end] = buf[:c_end]
+
+    return run
+
+
+def _hazard(msg: str, core) -> list[str]:
+    report_hazards([msg], core.strict)
+    return [msg]
+
+
+def _bias_not_read(instr: str, ops: Sequence[LocalTensor | None]) -> list[str]:
+    c, bias = ops[0], ops[3]
+    if bias is None or bias.memory is not c.memory or bias.offset == c.offset:
+        return []
+    return [f"{instr}: a bias tensor in CO1 means the initial value comes from L0C (cmatrixSource=false), "
+            f"i.e. C's own contents at 0x{c.offset:x}; the bias tensor at 0x{bias.offset:x} is not read"]
+
+
+def _nop(core, ops) -> tuple[int, int, int]:
+    return (0, 0, 0)
+
+
+#: extras(spec) -> [(Extent, bytes read)] of a family's extra operands (ops[4:]: index / scale buffers).
+Extras = Callable[[MmadSpec], Sequence[tuple[Extent, int]]]
+
+
+def prepare(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams,
+            bias: LocalTensor | None, operands: Operands = mmad_operands, extras: Extras | None = None
+            ) -> Prepared:
+    """Validate (raises on any refusal, so nothing is cached) and compile the call for the boundary."""
+    spec = validate(v, core, c, a, b, p, bias)
+    aligns: list[tuple] = [(0, 1024, v.align_names[0], v.align_basis)]
+    for i, t in ((1, a), (2, b)):
+        aligns.append((i, *v.ab_align(t.dtype)[:1], v.align_names[i], v.ab_align(t.dtype)[1]))
+    if bias is not None and bias.memory.name == "BT":
+        aligns.append((3, 64, "bias (BT)", v.bias.align_basis))  # type: ignore[union-attr]
+    if spec is None:
+        return Prepared(v.instr, aligns=aligns, run=_nop)
+    m, n, k = spec.m, spec.n, spec.k
+    adt, bdt, cdt = a.dtype, b.dtype, c.dtype
+    a_end = _nbytes(last_offset(spec.a_layout, m, k, adt.c0, spec.a_pitch) + 1, adt.bits)
+    b_end = _nbytes(last_offset("ZN", spec.b_rows, n, bdt.c0) + 1, bdt.bits)
+    c_end = _nbytes(last_offset("NZ", m, n, R0) + 1, cdt.bits)
+    ext = [Extent(1, 0, a_end, False, "A (L0A)"), Extent(2, 0, b_end, False, "B (L0B)")]
+    read = (m * k * adt.bits + spec.b_rows * n * bdt.bits) // 8
+    for e, nb in extras(spec) if extras is not None else ():
+        ext.append(e)
+        read += nb
+    if spec.from_bias:
+        ext.append(Extent(3, 0, _nbytes(n, cdt.bits), False, "bias (BT)"))
+        read += _nbytes(n, cdt.bits)
+    ext.append(Extent(0, 0, c_end, True, "C (L0C)"))
+    if spec.accumulate:
+        ext.append(Extent(0, 0, c_end, False, "C (L0C)"))
+        read += _nbytes(m * n, cdt.bits)
+    warn = ()
+    if bias is not None and spec.init:
+        warn = (partial(_hazard, f"{v.instr}: a bias tensor was given but cmatrixInitVal=true (and "
+                                 "isBias=false) initialises C to 0, so the bias is ignored; set "
+                                 "cmatrixInitVal=false (CONCEPTS §9 Q32)"),)
+    at = partial(_bias_not_read, v.instr) if bias is not None and spec.accumulate else None
+    return Prepared(v.instr, spec, extents=ext, aligns=aligns, run=_executor(spec, operands),
+                    counts=(_nbytes(m * n, cdt.bits), read, 0), warnings=warn,
+                    notes=("M7",) if spec.f32 else (), hazards_at=at)
+
+
+def call(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
+         bias: LocalTensor | None = None, operands: Operands = mmad_operands, extras: Extras | None = None,
+         extra_ops: Callable[[object, MmadSpec, LocalTensor, LocalTensor], tuple] | None = None
+         ) -> ExecReport:
+    """One Mmad-family call through the boundary: key -> prepared call -> placement -> execute -> record.
+
+    The key holds what validation reads: API, chip, operand memories and dtypes, the params' cached key,
+    and the accumulation mode. `extra_ops(core, spec, a, b)` gives the family's extra operands (ops[4:])."""
+    try:
+        bk = None if bias is None else (bias.memory.name, bias.dtype.name)
+        key = (v.instr, core.chip.key, c.memory.name, c.dtype.name, a.memory.name, a.dtype.name,
+               b.memory.name, b.dtype.name, bk, params.key() if params.__class__ is MmadParams else None,
+               core.mmad_accumulate)
+    except AttributeError:  # not tensors: validation names the argument
+        key = None
+    if key is not None and key[9] is None:
+        key = None
+    prep = cached(key) or lookup(key, lambda: prepare(v, core, c, a, b, params, bias, operands, extras))
+    spec = prep.spec
+    if spec is None:
+        return run_call(core, prep, (c, a, b, bias))
+    if spec.from_bias and bias is None:  # the no-bias overload reads the bias row at BT address 0
+        bt = core.memory("BT")
+        bias_op = LocalTensor(bt, "C2", 0, c.dtype, min(spec.n, bt.size * 8 // c.dtype.bits))
+        ops: tuple = (c, a, b, bias_op)
+    else:
+        ops = (c, a, b, bias)
+    if extra_ops is not None:
+        ops += extra_ops(core, spec, a, b)
+    return run_call(core, prep, ops)
 
 
 def mmad(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
          bias: LocalTensor | None = None) -> ExecReport:
-    """`Mmad(dst, fm, filter[, bias], MmadParams)` (Mmad.md). Validates everything, then writes C."""
-    m, n, k, init_val, source, k_align, gemv = _validate(core, c, a, b, params, bias)
-    if m == 0 or n == 0 or k == 0:  # Mmad.md 约束说明: any zero -> NOP
-        return ExecReport(INSTR)
-    hz: list[str] = []
-    av = read_a(core, a, m, k, k_align, gemv, hz)
-    bv = read_b(core, b, k, n, hz)
-    bias_row = None
-    accumulate = not init_val and not source
-    bytes_read = (m * k * a.dtype.bits + k * n * b.dtype.bits) // 8
-    if not init_val and source:
-        bt = bias if bias is not None else LocalTensor(core.memory("BT"), "C2", 0, c.dtype, n)
-        offs = np.arange(n, dtype=np.int64)
-        check_extent(bt, byte_end(offs, bt.dtype.bits), "bias (BT)", False, hz)
-        bias_row = _gather(bt, offs)
-        bytes_read += n * bt.dtype.bits // 8
-    if bias is not None and init_val:
-        hz.append(f"{INSTR}: a bias tensor was given but cmatrixInitVal=true (and isBias=false) "
-                  "initialises C to 0, so the bias is ignored; set cmatrixInitVal=false (CONCEPTS §9 Q32)")
-    if bias is not None and not init_val and not source and bias.offset != c.offset:
-        hz.append(f"{INSTR}: a bias tensor in CO1 means the initial value comes from L0C "
-                  f"(cmatrixSource=false), i.e. C's own contents at 0x{c.offset:x}; the bias tensor at "
-                  f"0x{bias.offset:x} is not read")
-    if accumulate:
-        bytes_read += m * n * c.dtype.bits // 8
-    notes = []
-    if core.mmad_accumulate == "float32" and c.dtype.kind == "float":
-        init = read_c(core, c, m, n, hz) if accumulate else None
-        if bias_row is not None:
-            init = np.broadcast_to(bias_row[None, :], (m, n))
-        total = accumulate_f32(av, bv, init)  # K order in float32 (divergence M7)
-        written = write_c(core, c, total, m, n, False, None, hz)
-        notes.append("M7")
-    else:
-        prod = _matmul(av, bv)
-        # strict hazards raise before writing
-        written = write_c(core, c, prod, m, n, accumulate, bias_row, hz)
-    report_hazards(hz, False)
-    return ExecReport(INSTR, bytes_written=written, bytes_read=bytes_read, hazards=hz, notes=notes)
+    """`Mmad(dst, fm, filter[, bias], MmadParams)` (Mmad.md)."""
+    return call(_MMAD, core, c, a, b, params, bias)
 
 
-__all__ = ["mmad", "accumulate_f32", "reference_accumulate_f32", "read_a", "read_b", "read_c", "write_c",
-           "round_to", "a_offsets", "b_offsets", "c_offsets", "check_extent"]
+_MMAD = VARIANTS["Mmad"]
 
+__all__ = ["mmad", "call", "prepare", "validate", "VARIANTS", "Variant", "MmadSpec", "matrix", "reader",
+           "Reader", "region", "decode_codes", "last_offset", "matmul", "set_blas_threads", "int_blas_dtype",
+           "accumulate_f32", "reference_accumulate_f32", "round_to"]

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -20,20 +21,16 @@ import numpy as np
 from .. import checks
 from ..boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
 from ..core import Core
-from ..dtypes import decode
 from ..errors import (
-    NotImplementedFeature,
-    ParamRangeError,
     UnsupportedError,
     cpp_rejects,
-    doc_forbids,
     with_basis,
 )
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
-from ..plan import PLANS, ExecReport, Plan, report_hazards, run_units
+from ..plan import PLANS, ExecReport, Plan, run_units
 from .load2d import (
     DST_ALIGN,
     FRACTAL_BYTES,
@@ -43,7 +40,8 @@ from .load2d import (
     plan_load2d_v2,
     validate_v2,
 )
-from .mmad import check_extent, read_a, read_b, write_c
+from .mmad import VARIANTS, MmadSpec, decode_codes, reader, region
+from .mmad import call as mmad_call
 
 SCALE_UNIT = 32  # bytes: one 16x2 e8m0 scale fractal (doc: LoadData_2D_MX.md 功能说明)
 MX_RATIO = 16  # "L0A_MX Buffer Address = L0A Buffer Address / 16"
@@ -126,7 +124,7 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
     The data half and the scale half are each a NOP when their own steps are 0 (CONCEPTS §9 Q27:
     the doc calls xStep/yStep = 0 a NOP of the interface, but the official sample relies on the data
     half still running). Everything is validated before either half writes (the call boundary: the
-    scale destination is a derived operand at the L0A/L0B address / 16).
+    scale destination, at the L0A/L0B address / 16, is a fourth operand).
     """
     instr = "Load2DMX"
     pk = params.key() if params.__class__ is LoadData2DParamsV2 else None
@@ -134,8 +132,9 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
     key = None if pk is None or mk is None else (
         instr, core.chip.key, dst.memory.name, src.memory.name, src_mx.memory.name, dst.dtype.name,
         src.dtype.name, src_mx.dtype.name, pk, mk)
-    return run_call(core, lookup(key, lambda: _prepared_mx(core, instr, dst, src, src_mx, params, mx_params)),
-                    (dst, src, src_mx))
+    prep = lookup(key, lambda: _prepared_mx(core, instr, dst, src, src_mx, params, mx_params))
+    # operand 3: the scale region of this L0A / L0B destination (address / 16)
+    return run_call(core, prep, (dst, src, src_mx, None if prep.run is None else mx_tensor(core, dst)))
 
 
 def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
@@ -176,7 +175,6 @@ def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
                            * SCALE_UNIT, False, "srcMx")]
         written += scales.xStep * scales.yStep * SCALE_UNIT
     prep = Prepared(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
-                    derive=_scale_operand,
                     # the data half's gather: built on its first execution, charged to CALLS
                     units=None if data is None or not data.transpose else partial(_units_v2, data, instr),
                     # the data move is what explain/draw show (the scales are its second part)
@@ -184,10 +182,6 @@ def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
     prep.run = partial(_run_mx, prep, data, scales)  # (it reads the prepared call's lazily built units)
     prep.nbytes = RUN_CALL_BYTES  # charged as a run_call prepared call
     return prep
-
-
-def _scale_operand(core: Core, ops) -> tuple[LocalTensor]:
-    return (mx_tensor(core, ops[0]),)
 
 
 def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: Core, ops) -> None:
@@ -209,14 +203,6 @@ def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | Non
 # -- MmadMx --------------------------------------------------------------------------------------------
 
 
-def _scales(core: Core, t: LocalTensor, offsets: np.ndarray, hazards: list[str], what: str) -> np.ndarray:
-    """Decoded e8m0 scales (2^(E-127), 0xFF NaN) at byte offsets of the MX region belonging to `t`."""
-    mx = mx_tensor(core, t)
-    end = int(offsets.max()) + 1
-    check_extent(mx, end, what, False, hazards, INSTR_MMX)
-    return decode("fp8_e8m0_t", mx.memory.data[mx.offset : mx.offset + end][offsets])
-
-
 def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
     """Byte offset of the scale of row `row` (m for A, n for B) and K-block `kb` in its MX region:
     16x2 fractals, ceil(K/64) per 16 rows; inside, row-major 16 rows x 2 K-blocks (CONCEPTS §7; doc:
@@ -227,76 +213,51 @@ def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
 INSTR_MMX = "MmadMx"
 
 
+def mx_scales(t: LocalTensor, rows: int, k: int) -> np.ndarray:
+    """Decoded e8m0 scales (2^(E-127), 0xFF NaN), rows x k/32, read as one view of the MX region `t`:
+    [R1][K/64][16 rows][2 K-blocks] (`scale_offset`)."""
+    r1, k64 = cdiv(rows, R0), cdiv(k, 64)
+    raw = region(t, r1 * k64 * SCALE_UNIT).reshape(r1, k64, R0, 2).transpose(0, 2, 1, 3)
+    vals = decode_codes(t.dtype, raw, "float64")
+    return vals.reshape(r1 * R0, k64 * 2)[:rows, : k // 32]
+
+
+def _mx_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.ndarray, np.ndarray]]:
+    """A * 2^(SA - 127) and B * 2^(SB - 127), exact in float64 (MmadMx.md; number-formats §9)."""
+    m, n, k = spec.m, spec.n, spec.k
+    kb = k // 32
+    read_a = reader(spec.a, spec.a_layout, m, k, "float64")
+    read_b = reader(spec.b, "ZN", k, n, "float64")
+
+    def read(ops: Sequence[LocalTensor]) -> tuple[np.ndarray, np.ndarray]:
+        _, a, b, _, mxa, mxb = ops
+        with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate (number-formats U3/U4)
+            av = (read_a(a).reshape(m, kb, 32) * mx_scales(mxa, m, k)[:, :, None]).reshape(m, k)
+            bv = (read_b(b).reshape(kb, 32, n) * mx_scales(mxb, n, k).T[:, None, :]).reshape(k, n)
+        return av, bv
+
+    return read
+
+
+def _mx_extras(spec: MmadSpec) -> list[tuple[Extent, int]]:
+    m, n, k = spec.m, spec.n, spec.k
+    last = k // 32 - 1
+    return [(Extent(4, 0, int(scale_offset(m - 1, last, k)) + 1, False, "scaleA (L0A_MX)"), m * k // 32),
+            (Extent(5, 0, int(scale_offset(n - 1, last, k)) + 1, False, "scaleB (L0B_MX)"), n * k // 32)]
+
+
+def _mx_ops(core: Core, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor, LocalTensor]:
+    return mx_tensor(core, a), mx_tensor(core, b)
+
+
 def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
             bias: LocalTensor | None = None) -> ExecReport:
     """`MmadMx(dst, fm, filter[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md).
 
-    Operands are read and C written with `ascsim.isa.mmad` (A Nz on 950, B Zn, C Nz float, float64 sum
-    rounded once); the initial value of C follows Mmad's rules (initVal = cmatrixInitVal && !isBias;
-    bias tensor in C2 -> C = bias + A.B; in CO1 -> accumulate; a bias with initVal true is ignored with a
-    hazard, CONCEPTS §9 Q32).
+    C[m,n] = sum_k A[m,k]*2^(SA[m,k//32]-127) * B[k,n]*2^(SB[k//32,n]-127) (+ initial value): the scaled
+    operands are exact in float64 and go through Mmad's executor (A Nz on 950, B Zn, C Nz float, float64
+    sum rounded once). Validation is the MmadMx row of `ascsim.isa.mmad.VARIANTS`; the initial value of C
+    follows Mmad's rules (initVal = cmatrixInitVal && !isBias; bias tensor in C2 -> C = bias + A.B; in
+    CO1 -> accumulate; a bias with initVal true is ignored with a hazard, CONCEPTS §9 Q32).
     """
-    instr = INSTR_MMX
-    core.chip.check("MmadMx", instr=instr)
-    common = cpp_rejects("CheckMmadParamsCommon")  # MmadMxImpl -> CheckMmadTensorCommon / CheckMmadParams
-    m, n, k = (checks.in_range(instr, name, getattr(params, name), 0, 4095, common)
-               for name in ("m", "n", "k"))
-    is_bias = checks.flag(instr, "isBias", params.isBias)
-    init = checks.flag(instr, "cmatrixInitVal", params.cmatrixInitVal) and not is_bias
-    source = checks.flag(instr, "cmatrixSource", params.cmatrixSource)
-    no_gemv = checks.flag(instr, "disableGemv", params.disableGemv)
-    for name in ("enSsparse", "enWinogradA", "enWinogradB", "kDirectionAlign"):
-        checks.flag(instr, name, getattr(params, name))  # no effect on an Nz A / Zn B (cf. Mmad)
-    if checks.in_range(instr, "unitFlag", params.unitFlag, 0, 3, common) == 1:
-        raise ParamRangeError(with_basis(f"{instr}: unitFlag must be 0, 2 or 3 (Mmad.md 表4), but got 1",
-                                         common))
-    checks.position(instr, "dst", c, ("L0C",), checks.PHYSICAL_POSITION)
-    checks.position(instr, "fm", a, ("L0A",), checks.PHYSICAL_POSITION)
-    checks.position(instr, "filter", b, ("L0B",), checks.PHYSICAL_POSITION)
-    ta, tb = (PLAIN.get(t.dtype.name, t.dtype.name) for t in (a, b))
-    core.chip.check_combo("MmadMx", (ta, tb, c.dtype.name), instr=instr)
-    checks.aligned(instr, "dst (L0C)", c, 1024, checks.ALIGNMENT)
-    for what, t in (("fm (L0A)", a), ("filter (L0B)", b)):  # "fp4场景512字节对齐, fp8场景1024字节对齐"
-        checks.aligned(instr, what, t, 512 if t.dtype.is_4bit else 1024,
-                       doc_forbids("MmadMx.md 约束说明: fp4场景512字节对齐, fp8场景1024字节对齐", "L26"))
-    if bias is not None:
-        checks.position(instr, "bias", bias, ("BT", "L0C"),
-                        cpp_rejects("ASCENDC_ASSERT in MmadMxImpl [bias]"))
-        if bias.dtype.name != "float":
-            raise UnsupportedError(with_basis(f"{instr}: bias dtype must be float (MmadMx.md 表3), "
-                                              f"but got {bias.dtype.name}",
-                                              doc_forbids("MmadMx.md 表3", "L26")))
-        source = bias.memory.name == "BT"  # the bias position decides cmatrixSource (Mmad.md 表4)
-        if source:
-            checks.aligned(instr, "bias (BT)", bias, 64,
-                           doc_forbids("MmadMx.md 约束说明: bias 64字节对齐", "L26"))
-    if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时...视为NOP"
-        return ExecReport(instr)
-    if k % 64:
-        raise ParamRangeError(with_basis(f"{instr}: k must be a multiple of 64 (MmadMx.md 约束说明), but "
-                                         f"got {k}", doc_forbids("MmadMx.md 约束说明: k 64对齐", "X3")))
-    if m == 1 and not no_gemv:
-        raise NotImplementedFeature(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is "
-                                    f"undocumented and not modelled; set disableGemv=true (m=1 with a 16-row "
-                                    f"Nz A), but got m={m} (divergence X5)")
-    hz: list[str] = []
-    av = read_a(core, a, m, k, hazards=hz, instr=instr)
-    bv = read_b(core, b, k, n, hazards=hz, instr=instr)
-    mm, kk = np.meshgrid(np.arange(m), np.arange(k), indexing="ij")
-    sa = _scales(core, a, scale_offset(mm, kk // 32, k), hz, "scaleA (L0A_MX)")
-    kb, nb = np.meshgrid(np.arange(k), np.arange(n), indexing="ij")
-    sb = _scales(core, b, scale_offset(nb, kb // 32, k), hz, "scaleB (L0B_MX)")
-    bias_row = None
-    if not init and source:
-        bt = bias if bias is not None else LocalTensor(core.memory("BT"), "C2", 0, c.dtype, n)
-        check_extent(bt, n * 4, "bias (BT)", False, hz, instr)
-        bias_row = decode("float", bt.memory.data[bt.offset : bt.offset + n * 4].view("<u4"))
-    if bias is not None and init:
-        hz.append(f"{instr}: a bias tensor was given but cmatrixInitVal=true (and isBias=false) initialises "
-                  "C to 0, so the bias is ignored; set cmatrixInitVal=false (CONCEPTS §9 Q32)")
-    with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate like IEEE (number-formats U3/U4)
-        prod = (av * sa) @ (bv * sb)  # float64; write_c rounds once to float32
-    written = write_c(core, c, prod, m, n, not init and not source, bias_row, hz, instr)
-    report_hazards(hz, False)  # strict mode raised in write_c, before C was written
-    read = (m * k * a.dtype.bits + k * n * b.dtype.bits) // 8
-    return ExecReport(instr, bytes_written=written, bytes_read=read, hazards=hz)
+    return mmad_call(VARIANTS[INSTR_MMX], core, c, a, b, params, bias, _mx_operands, _mx_extras, _mx_ops)

@@ -29,6 +29,7 @@ Choices where the docs leave a gap (reported to the lead for docs/divergences.md
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -41,8 +42,9 @@ from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
-from ..plan import PLANS, ExecReport, Plan, report_hazards
-from .mmad import read_a, read_b, write_c
+from ..plan import PLANS, ExecReport, Plan
+from .mmad import VARIANTS, MmadSpec, reader, region
+from .mmad import call as mmad_call
 
 LOAD = "LoadDataWithSparse"
 MMAD = "MmadWithSparse"
@@ -194,12 +196,20 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
 
     Only startIndex and repeatTimes are used; srcStride, sid, dstGap and addrMode are "未使用，无需配置"
     and ignored; ifTranspose=true is rejected ("不支持转置功能"). Through the call boundary: the index
-    buffer is a derived operand (at the L0B address / 4), checked and recorded like the others.
+    buffer (at the L0B address / 4) is a fourth operand, checked and recorded like the others.
     """
     pk = params.key() if params.__class__ is LoadData2DParams else None
     key = None if pk is None else (LOAD, core.chip.key, dst.memory.name, src.memory.name, idx.memory.name,
                                    dst.dtype.name, src.dtype.name, idx.dtype.name, pk)
-    return run_call(core, lookup(key, lambda: _prepared_load(core, dst, src, idx, params)), (dst, src, idx))
+    prep = lookup(key, lambda: _prepared_load(core, dst, src, idx, params))
+    if prep.run is None:
+        return run_call(core, prep, (dst, src, idx))
+    # operand 3: the index buffer region of this L0B destination (in bounds exactly when the L0B
+    # destination is: both scale by 4; sized to fit the buffer, so its extent check names any overrun)
+    mem = core.memory("SPARSE_IDX")
+    off = dst.offset // IDX_RATIO
+    length = max(0, min(prep.spec.repeatTimes * IDX_FRACTAL, mem.size - off))
+    return run_call(core, prep, (dst, src, idx, LocalTensor(mem, "SPARSE_IDX", off, "uint8_t", length)))
 
 
 def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params: LoadData2DParams
@@ -230,19 +240,12 @@ def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTen
         return Prepared(LOAD, aligns=aligns)  # doc: repeatTimes = 0 is a NOP
     spec = SparseLoadSpec(start, rep)
     n = rep * (B_FRACTAL + IDX_FRACTAL)
-    # operand 3, derived: the index buffer region of this L0B destination (in bounds exactly when the
-    # L0B destination is: both scale by 4)
     return Prepared(LOAD, spec, planner=lambda: plan_sparse_load(spec)[0], aligns=aligns,
-                    derive=partial(_index_operand, rep * IDX_FRACTAL),
                     extents=(Extent(0, 0, rep * B_FRACTAL, True, "destination"),
                              Extent(1, start * B_FRACTAL, (start + rep) * B_FRACTAL, False, "source"),
                              Extent(3, 0, rep * IDX_FRACTAL, True, "destination (sparse index buffer)"),
                              Extent(2, start * IDX_FRACTAL, (start + rep) * IDX_FRACTAL, False, "source")),
                     run=partial(_run_load, start, rep), counts=(n, n, 0))
-
-
-def _index_operand(length: int, core: Core, ops) -> tuple[LocalTensor]:
-    return (index_buffer_tensor(core, ops[0], length),)
 
 
 def _run_load(start: int, rep: int, core: Core, ops) -> None:
@@ -271,44 +274,59 @@ def sparse_rows(codes: np.ndarray) -> np.ndarray:
     return g + rows
 
 
-def _check_mmad(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams
-                ) -> tuple[int, int, int, bool, bool]:
-    """Validate everything (MmadWithSparse.md 表4/表5/约束说明). Returns m, n, k and the effective
-    (cmatrixInitVal and not isBias, cmatrixSource)."""
-    core.chip.check(MMAD, instr=MMAD)
-    # MmadSpImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
-    # CheckTensorAlignment, CheckMmadParamsCommon and enable_if<int32_t / int8_t>
-    checks.position(MMAD, "dst (C)", c, ("L0C",), checks.PHYSICAL_POSITION)
-    checks.position(MMAD, "fm (A)", a, ("L0A",), checks.PHYSICAL_POSITION)
-    checks.position(MMAD, "filter (B)", b, ("L0B",), checks.PHYSICAL_POSITION)
-    for what, t, want in (("dst (C)", c, "int32_t"), ("fm (A)", a, "int8_t"), ("filter (B)", b, "int8_t")):
-        if t.dtype.name != want:
-            raise UnsupportedError(with_basis(f"{MMAD}: {what} dtype must be {want} (MmadWithSparse.md 表6), "
-                                              f"but got {t.dtype.name}",
-                                              cpp_rejects("enable_if int32_t / int8_t on MmadWithSparse")))
-    core.chip.check_combo(MMAD, (a.dtype.name, b.dtype.name, c.dtype.name), instr=MMAD)
-    common = cpp_rejects("CheckMmadParamsCommon")
-    m = checks.in_range(MMAD, "m", p.m, 0, 4095, common)
-    n = checks.in_range(MMAD, "n", p.n, 0, 4095, common)
-    k = checks.in_range(MMAD, "k", p.k, 0, 4095, common)
-    if checks.flag(MMAD, "kDirectionAlign", p.kDirectionAlign):
-        # mad_sp takes no kDirectionAlign (dav_c220 MmadSpCal); the doc forbids true (divergence D9)
-        raise UnsupportedError(with_basis(f"{MMAD}: kDirectionAlign must be false (MmadWithSparse.md 表5: "
-                                          "不支持配置为true), but got True",
-                                          doc_forbids("MmadWithSparse.md 表5 kDirectionAlign", "D9")))
-    unit = checks.in_range(MMAD, "unitFlag", p.unitFlag, 0, 3, common)
-    if unit == 1:
-        raise ParamRangeError(with_basis(
-            f"{MMAD}: unitFlag must be 0, 2 or 3 (MmadWithSparse.md 表5), but got 1", common))
-    # fmOffset, enSsparse, enWinogradA/B: unused on A2 and later ("不做处理", 表5), ignored. disableGemv is a
-    # 950 field and MmadWithSparse never enters GEMV, so it is ignored too.
-    init_val = checks.flag(MMAD, "cmatrixInitVal", p.cmatrixInitVal)
-    source = checks.flag(MMAD, "cmatrixSource", p.cmatrixSource)
-    is_bias = checks.flag(MMAD, "isBias", p.isBias)
-    checks.aligned(MMAD, "dst (C)", c, 1024, checks.ALIGNMENT)
-    checks.aligned(MMAD, "fm (A)", a, 512, checks.ALIGNMENT)
-    checks.aligned(MMAD, "filter (B)", b, 512, checks.ALIGNMENT)
-    return m, n, k, init_val and not is_bias, source  # the C++ API sends cmatrixInitVal && !isBias
+def sparse_codes(idx: LocalTensor, kd: int, n: int) -> np.ndarray:
+    """The Kd x N index codes in the sparse index buffer `idx`, read as one view of its bytes: Zn of
+    16 x 8-byte fractals [Kd1][N1][n % 16][(kd % 32) // 4], code of kd in bits [2j+1:2j], j = kd % 4
+    (`index_byte_offset`; LoadDataWithSparse.md "逆序排布")."""
+    kd1, n1 = cdiv(kd, K0), cdiv(n, R0)
+    raw = region(idx, kd1 * n1 * IDX_FRACTAL).reshape(kd1, n1, R0, K0 // 4)
+    codes = (raw[..., None] >> np.array([0, 2, 4, 6], np.uint8)) & 3  # [..., kd % 4]
+    return codes.transpose(0, 3, 4, 1, 2).reshape(kd1 * K0, n1 * R0)[:kd, :n]
+
+
+def expand_sparse_b(dense: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The 2*Kd x N matrix B the selection multiplies A by: row 4g + r holds the dense values whose codes
+    select element r of group g (`sparse_rows`); two slots selecting one element ("X/X") add up."""
+    kd, n = dense.shape
+    g = kd // 2
+    pos = sparse_rows(codes).reshape(g, 2, n) - 4 * np.arange(g)[:, None, None]  # element 0..3 in the group
+    hit = pos[:, :, None, :] == np.arange(4)[None, None, :, None]  # (g, slot, element, n)
+    return (dense.reshape(g, 2, 1, n) * hit).sum(axis=1).reshape(4 * g, n)
+
+
+def _sparse_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.ndarray, np.ndarray]]:
+    """A (Zz over the original k) and the expanded B; refuses an index code 3 before anything is written."""
+    m, n, k, kd = spec.m, spec.n, spec.k, spec.b_rows
+    read_a = reader(spec.a, spec.a_layout, m, k, spec.blas)
+    read_bd = reader(spec.b, "ZN", kd, n, "int64")
+
+    def read(ops: Sequence[LocalTensor]) -> tuple[np.ndarray, np.ndarray]:
+        _, a, b, _, idx = ops
+        codes = sparse_codes(idx, kd, n)
+        if (codes > 2).any():
+            bad_kd, bad_n = (int(v) for v in np.argwhere(codes > 2)[0])
+            byte = idx.offset + int(index_byte_offset(bad_kd, bad_n, n))
+            raise ParamRangeError(
+                f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, "
+                f"but got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?) "
+                f"({doc_forbids('LoadDataWithSparse.md: 索引必须在{0,1,2}范围内', 'S6')})")
+        # Selected rows >= k fall in A's fractal padding, which Mmad ignores: they contribute 0.
+        return read_a(a), expand_sparse_b(read_bd(b), codes)[:k].astype(spec.blas)
+
+    return read
+
+
+def _index_bytes(spec: MmadSpec) -> int:
+    """Bytes of the index fractals one call reads (one per dense B fractal)."""
+    return cdiv(spec.b_rows, K0) * cdiv(spec.n, R0) * IDX_FRACTAL
+
+
+def _sparse_extras(spec: MmadSpec) -> list[tuple[Extent, int]]:
+    return [(Extent(4, 0, _index_bytes(spec), False, "sparse index buffer"), spec.b_rows * spec.n // 4)]
+
+
+def _sparse_ops(core: Core, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor]:
+    return (index_buffer_tensor(core, b, _index_bytes(spec)),)
 
 
 def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams
@@ -318,40 +336,9 @@ def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor,
     C[m][n] (+)= sum_kd A[m][row(kd, n)] * Bd[kd][n] for kd < 2*ceil(k/4), row() from `sparse_rows` on
     the codes in the sparse index buffer at L0B offset / 4. A is read as Zz with K1 = ceil(k/32) over the
     original k; selected rows >= k fall in A's fractal padding, which Mmad ignores, so they contribute 0.
-    m = 1 is not GEMV ("MmadWithSparse接口不支持Gemv模式"): A stays Zz. Initial value of C and the int32
-    saturation follow `ascsim.isa.mmad` (cmatrixSource=true reads the bias row from BT address 0).
+    m = 1 is not GEMV ("MmadWithSparse接口不支持Gemv模式"): A stays Zz. Validation (the MmadWithSparse row
+    of `ascsim.isa.mmad.VARIANTS`), the initial value of C and the int32 saturation are Mmad's
+    (cmatrixSource=true reads the bias row from BT address 0); everything runs through the call boundary.
     """
-    m, n, k, init_val, source = _check_mmad(core, c, a, b, params)
-    if m == 0 or n == 0 or k == 0:
-        return ExecReport(MMAD)  # doc: any of M/K/N = 0 is a NOP
-    kd = 2 * cdiv(k, 4)  # dense rows: 2 per group of 4 original rows
-    n1 = cdiv(n, R0)
-    hz: list[str] = []
-    # Read every operand (bounds-checked) before writing C.
-    a_mat = read_a(core, a, m, k, gemv=False, hazards=hz, instr=MMAD)
-    bd = read_b(core, b, kd, n, hazards=hz, instr=MMAD)
-    idx_t = index_buffer_tensor(core, b, 0)
-    idx_end = cdiv(kd, K0) * n1 * IDX_FRACTAL
-    idx_t.memory.check_range(idx_t.offset, idx_end, f"{MMAD}: sparse index buffer")
-    codes = unpack_sparse_index(idx_t.memory.data[idx_t.offset : idx_t.offset + idx_end], kd, n)
-    if (codes > 2).any():
-        bad_kd, bad_n = (int(v) for v in np.argwhere(codes > 2)[0])
-        byte = idx_t.offset + int(index_byte_offset(bad_kd, bad_n, n))
-        raise ParamRangeError(
-            f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, but "
-            f"got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?) "
-            f"({doc_forbids('LoadDataWithSparse.md: 索引必须在{0,1,2}范围内', 'S6')})")
-    bias_row = None
-    accumulate = not init_val and not source
-    if not init_val and source:
-        bias_row = LocalTensor(core.memory("BT"), "C2", 0, "int32_t", n).read().astype(np.int64)
-    rows = sparse_rows(codes)
-    # Expand the dense B back to K rows (two slots may select the same row: their values add), drop rows
-    # >= k (A's padding), then C = A @ B_full exactly in int64.
-    b_full = np.zeros((2 * kd, n), dtype=np.int64)  # 4 rows per group; rows.max() <= 2*kd - 1
-    np.add.at(b_full, (rows, np.broadcast_to(np.arange(n), rows.shape)), bd.astype(np.int64))
-    prod = a_mat.astype(np.int64) @ b_full[:k]
-    written = write_c(core, c, prod, m, n, accumulate, bias_row, hz, instr=MMAD)  # strict: raises first
-    report_hazards(hz, False)  # strict mode raised in write_c, before C was written
-    bytes_read = m * k + kd * n + kd * n // 4 + (m * n * 4 if accumulate else 0)
-    return ExecReport(MMAD, bytes_written=written, bytes_read=bytes_read, hazards=hz)
+    return mmad_call(VARIANTS[MMAD], core, c, a, b, params, None, _sparse_operands, _sparse_extras,
+                     _sparse_ops)
