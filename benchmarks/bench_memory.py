@@ -109,76 +109,69 @@ def _mmad(core: Core) -> Iterator[Callable[[], object]]:
         i += 1
 
 
+def _sweep(params: Callable[[int], tuple], call: Callable[..., object]) -> Iterator[Callable[[], object]]:
+    """Calls `call(*params(i))` for i = 0, 1, 2, ...: one distinct call shape each."""
+    i = 0
+    while True:
+        args = params(i)
+        yield lambda args=args: call(*args)
+        i += 1
+
+
 def _transpose_int4(core: Core) -> Iterator[Callable[[], object]]:
     src = core.tensor("B1", "int4b_t", 1024 * 1024)
     dst = core.tensor("B2", "int4b_t", 128 * 1024)
-    i = 0
-    while True:  # up to 16 squares of 2 KB (start, repeat, stride, dstGap, dstFracGap): 100,800 calls
-        p = LoadData2dTransposeParams(i % 150, 1 + i // 150 % 16, i // 2400 % 7, 3 + i // 16800 % 3,
-                                      i // 50400 % 2)
-        yield lambda p=p: core.load_data_with_transpose(dst, src, p)
-        i += 1
+    # up to 16 squares of 2 KB (start, repeat, stride, dstGap, dstFracGap): 100,800 calls
+    return _sweep(lambda i: (dst, src, LoadData2dTransposeParams(
+        i % 150, 1 + i // 150 % 16, i // 2400 % 7, 3 + i // 16800 % 3, i // 50400 % 2)),
+        core.load_data_with_transpose)
 
 
 def _sparse(core: Core) -> Iterator[Callable[[], object]]:
     src, idx = core.tensor("B1", "int8_t", 256 * 1024), core.tensor("B1", "uint8_t", 64 * 1024)
     dst = core.tensor("B2", "int8_t", 32 * 1024)
-    i = 0
-    while True:
-        p = LoadData2DParams(i % 400, 1 + i // 400 % 64, i // 25600)  # srcStride: unused, still in the key
-        yield lambda p=p: core.load_data_with_sparse(dst, src, idx, p)
-        i += 1
+    # srcStride: unused by the instruction, still in the key
+    return _sweep(lambda i: (dst, src, idx, LoadData2DParams(i % 400, 1 + i // 400 % 64, i // 25600)),
+                  core.load_data_with_sparse)
 
 
 def _mx(core: Core) -> Iterator[Callable[[], object]]:
     src, smx = core.tensor("A1", "fp8_e4m3fn_t", 256 * 1024), core.tensor("A1", "fp8_e8m0_t", 16 * 1024)
     dst = core.tensor("A2", "mx_fp8_e4m3_t", 32 * 1024)
-    i = 0
-    while True:
-        p = LoadData2DParamsV2(i % 20, i // 20 % 10, 1 + i // 200 % 8, 1 + i // 1600 % 8, 20, 8)
-        m = LoadData2DMxParams(i // 12800 % 8, 0, 2, 2, 4, 2)
-        yield lambda p=p, m=m: core.load_data_mx(dst, src, smx, p, m)
-        i += 1
+    return _sweep(lambda i: (dst, src, smx, LoadData2DParamsV2(i % 20, i // 20 % 10, 1 + i // 200 % 8,
+                                                               1 + i // 1600 % 8, 20, 8),
+                             LoadData2DMxParams(i // 12800 % 8, 0, 2, 2, 4, 2)), core.load_data_mx)
 
 
 def _nd2nz(core: Core) -> Iterator[Callable[[], object]]:
     g = core.global_tensor("half", 1 << 20)
     l1 = core.tensor("A1", "half", 128 * 1024)
-    i = 0
-    while True:
-        p = Nd2NzParams(1 + i % 4, 1 + i // 4 % 64, 1 + i // 256 % 256, 8192, 256 + i // 65536, 64, 1, 16384)
-        yield lambda p=p: core.data_copy(l1, g, p)
-        i += 1
+    return _sweep(lambda i: (l1, g, Nd2NzParams(1 + i % 4, 1 + i // 4 % 64, 1 + i // 256 % 256, 8192,
+                                                256 + i // 65536, 64, 1, 16384)), core.data_copy)
 
 
 def _pad(core: Core) -> Iterator[Callable[[], object]]:
     g = core.global_tensor("half", 1 << 20)
     l1 = core.tensor("A1", "half", 256 * 1024)
-    i = 0
-    while True:
-        p = DataCopyExtParams(1 + i % 64, 2 * (1 + i // 64 % 512), i // 32768 % 8, 0)
-        yield lambda p=p: core.data_copy_pad(l1, g, p, DataCopyPadExtParams(True, 1, 1, 0))
-        i += 1
+    pad = DataCopyPadExtParams(True, 1, 1, 0)
+    return _sweep(lambda i: (l1, g, DataCopyExtParams(1 + i % 64, 2 * (1 + i // 64 % 512), i // 32768 % 8, 0),
+                             pad), core.data_copy_pad)
 
 
 def _fill(core: Core) -> Iterator[Callable[[], object]]:
     t = core.tensor("A1", "half", 256 * 1024)
-    i = 0
-    while True:
-        p = InitConstValueParams(1 + i % 64, 1 + i // 64 % 64, i // 4096 % 8, float(i % 3))
-        yield lambda p=p: core.init_const_value(t, p)
-        i += 1
+    return _sweep(lambda i: (t, InitConstValueParams(1 + i % 64, 1 + i // 64 % 64, i // 4096 % 8,
+                                                     float(i % 3))), core.init_const_value)
 
 
 def _fixpipe_quant(core: Core) -> Iterator[Callable[[], object]]:
     l0c = core.tensor("CO1", "int32_t", 32 * 1024)
     g = core.global_tensor("int8_t", 1 << 22)
-    i = 0
-    while True:  # distinct deqScalar words: each a new call shape
-        n, m = 16 * (1 + i % 8), 1 + i // 8 % 128
-        p = FixpipeParamsV220(n, m, 128, n, False, QuantMode_t.REQ8, 0x3E000000 | 1 << 46 | (i // 1024) << 13)
-        yield lambda p=p: core.fixpipe(g, l0c, p)
-        i += 1
+    def params(i: int) -> tuple:  # distinct deqScalar words: each a new call shape
+        n, m, word = 16 * (1 + i % 8), 1 + i // 8 % 128, 0x3E000000 | 1 << 46 | (i // 1024) << 13
+        return g, l0c, FixpipeParamsV220(n, m, 128, n, False, QuantMode_t.REQ8, word)
+
+    return _sweep(params, core.fixpipe)
 
 
 FAMILIES = {"Load3D v2": _load3d, "LoadData 2D": _load2d, "LoadDataWithTranspose": _transpose,
