@@ -206,10 +206,9 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
         return run_call(core, prep, (dst, src, idx))
     # operand 3: the index buffer region of this L0B destination (in bounds exactly when the L0B
     # destination is: both scale by 4; sized to fit the buffer, so its extent check names any overrun)
-    mem = core.memory("SPARSE_IDX")
-    off = dst.offset // IDX_RATIO
-    length = max(0, min(prep.spec.repeatTimes * IDX_FRACTAL, mem.size - off))
-    return run_call(core, prep, (dst, src, idx, LocalTensor(mem, "SPARSE_IDX", off, "uint8_t", length)))
+    room = core.memory("SPARSE_IDX").size - dst.offset // IDX_RATIO
+    idx_dst = index_buffer_tensor(core, dst, max(0, min(prep.spec.repeatTimes * IDX_FRACTAL, room)))
+    return run_call(core, prep, (dst, src, idx, idx_dst))
 
 
 def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params: LoadData2DParams
