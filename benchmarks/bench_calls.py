@@ -25,14 +25,20 @@ from ascsim import Core, LoadData3DParamsV2
 from ascsim.boundary import CALLS
 from ascsim.layouts import chw_to_fmap_l1
 from ascsim.params import (
+    DataCopyCO12DstParams,
+    DataCopyExtParams,
+    DataCopyPadExtParams,
     DataCopyParams,
     FixpipeParamsV220,
+    InitConstValueParams,
     Load3DBitModeParam,
     LoadData2DMxParams,
     LoadData2DParams,
     LoadData2DParamsV2,
     LoadData2dTransposeParams,
     MmadParams,
+    Nd2NzParams,
+    QuantMode_t,
 )
 from ascsim.plan import PLANS
 
@@ -106,6 +112,38 @@ def _one_fractal_calls() -> dict[str, tuple[Core, Callable[[], object]]]:
     px = LoadData2DParamsV2(0, 0, 1, 1, 1, 1, False, 0)
     pxm = LoadData2DMxParams(0, 0, 1, 1, 1, 1)
     out["Load2DMX (950)"] = (cx, lambda: cx.load_data_mx(xa2, xa1, xs1, px, pxm))
+    out.update(_more_one_fractal_calls())
+    return out
+
+
+def _more_one_fractal_calls() -> dict[str, tuple[Core, Callable[[], object]]]:
+    """The other data-movement families through the call boundary, one fractal each."""
+    out: dict[str, tuple[Core, Callable[[], object]]] = {}
+    cn = Core("a2")
+    gn, ln = cn.global_tensor("half", 256), cn.tensor("A1", "half", 256)
+    pn = Nd2NzParams(1, 16, 16, 0, 16, 1, 1, 0)
+    out["DataCopy ND2NZ (A2)"] = (cn, lambda: cn.data_copy(ln, gn, pn))
+    cp = Core("950")
+    gp, lp = cp.global_tensor("half", 256), cp.tensor("A1", "half", 256)
+    pp, pad = DataCopyExtParams(16, 30, 2, 0), DataCopyPadExtParams(True, 0, 1, 0)
+    out["DataCopyPad (950)"] = (cp, lambda: cp.data_copy_pad(lp, gp, pp, pad))
+    cb = Core("a2")
+    bs, bt = cb.tensor("A1", "half", 256), cb.tensor("C2", "float", 256)
+    pb = DataCopyParams(1, 8, 0, 0)
+    out["DataCopy L1->BT half->float (A2)"] = (cb, lambda: cb.data_copy(bt, bs, pb))
+    ci = Core("a2")
+    fl = ci.tensor("A2", "half", 256)
+    pi = InitConstValueParams(1, 1, 0, 1.0)
+    out["Fill L0A (A2)"] = (ci, lambda: ci.init_const_value(fl, pi))
+    cq = Core("a2")
+    q0 = cq.tensor("CO1", "int32_t", 256)
+    qg = cq.global_tensor("int8_t", 256)
+    pq = FixpipeParamsV220(16, 16, 16, 16, False, QuantMode_t.REQ8, 0x3E000000 | 1 << 46)
+    out["Fixpipe REQ8 L0C->GM (A2)"] = (cq, lambda: cq.fixpipe(qg, q0, pq))
+    cc = Core("a2")
+    c0, cg = cc.tensor("CO1", "float", 256), cc.global_tensor("float", 256)
+    pc = DataCopyCO12DstParams(16, 16, 16, 16, nz2ndEn=True)
+    out["DataCopy L0C->GM (A2)"] = (cc, lambda: cc.data_copy(cg, c0, pc))
     return out
 
 
@@ -119,12 +157,12 @@ def bench_one_fractal() -> None:
         try:
             fn()
         except Exception as e:  # a family this build cannot run: say so, keep going
-            print(f"    {name:28} skipped: {type(e).__name__}: {e}")
+            print(f"    {name:32} skipped: {type(e).__name__}: {e}")
             continue
         r = _rate(fn, core)
         target = 150_000 if name.startswith("LoadData 2D ") else 50_000
         ok = "ok" if r >= target else "BELOW TARGET"
-        print(f"    {name:28} {r:>10,.0f}/s  = empty call / {floor / r:6.1f}   target {target:,}/s  {ok}")
+        print(f"    {name:32} {r:>10,.0f}/s  = empty call / {floor / r:6.1f}   target {target:,}/s  {ok}")
 
 
 def _load3d_setup(chip: str = "a2"):

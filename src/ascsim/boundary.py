@@ -18,8 +18,12 @@
   planner that rebuilds the element-level plan on demand — never the plan itself unless
   `Core(keep_plans=True)`.
 
-Families supply `prepare` (validation; raises AscsimError) and a units builder; everything after the
-cache lookup is written once, here.
+Families supply `prepare` (validation; raises AscsimError) and a units builder (gather families,
+`run_gather`) or an executor (`run_call`: transposes, conversions, fills, two-destination loads);
+everything after the cache lookup is written once, here. A second destination the hardware addresses from
+an operand's address (the sparse index buffer at L0B / 4, the MX scales at L0A / 16, the Fixpipe Buffer a
+Fixpipe stages its quant vector into) is one more operand the family passes in `ops`, with its own
+extents: its bounds, hazards and byte ranges are checked and recorded like any other.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from .plan import (
     UnitPlan,
     _pad_unit,
     check_units,
+    doc_conflict,
     report_hazards,
     run_units,
 )
@@ -52,6 +57,10 @@ ALIGNMENT = cpp_rejects("CheckTensorAlignment")
 CALLS = PreparedCache(64 << 20)
 
 _CALLS = CALLS._d  # the hot path looks up the dict itself
+
+#: What one cached call holds besides its unit plan, as measured with tracemalloc (the Prepared, its key,
+#: spec, partials and extents): ~2 KB for a gather family, ~3 KB for a run_call family.
+GATHER_BYTES, RUN_CALL_BYTES = 2048, 3072
 
 #: Placements kept per core before the core's placement cache starts over (each holds gather indices).
 PLACEMENTS_PER_CORE = 512
@@ -85,7 +94,9 @@ class Prepared:
         self.min_dst = min_dst  # bytes the call certainly writes from the dst start (extent-first check)
         self.wrap = wrap  # bytes per unit of the L1 boundary register this call honours (0 = none)
         # (operand index, alignment in bytes, what[, basis]) checked per placement (basis: ALIGNMENT unless
-        # given, e.g. a doc-only alignment rule)
+        # given, e.g. a doc-only alignment rule); a `run_call` family may give (doc rule, divergence row)
+        # instead of a basis: a misalignment the doc page forbids but the C++ API executes, reported with a
+        # DocConflictWarning instead of refused
         self.aligns = tuple(aligns)
         self.hint = hint  # dst -> text appended to a destination BoundsError (how to make it fit)
         # Non-gather families (`run_call`): the byte extents each operand is read / written over, computed
@@ -95,7 +106,7 @@ class Prepared:
         self.counts = counts
         # hazards that depend on where the operands lie (run_call: checked once per placement)
         self.hazards_at = hazards_at
-        self.nbytes = 2048
+        self.nbytes = RUN_CALL_BYTES if run is not None else GATHER_BYTES
 
     @property
     def nop(self) -> bool:
@@ -329,15 +340,31 @@ def _merge(spans: list[list[int]], a: int, b: int) -> None:
 class CallPlacement:
     """A non-gather Prepared call bound to concrete operands: checked extents, hazards, byte ranges."""
 
-    __slots__ = ("hazards", "reads", "writes", "ops")
+    __slots__ = ("hazards", "reads", "writes", "ops", "conflicts")
+
+
+def _check_aligns(prep: Prepared, ops: Sequence[LocalTensor | None]) -> list[tuple[str, str]]:
+    """Raise on the first misaligned operand; return the doc conflicts (rule, row) of the soft ones.
+
+    An entry is (operand, alignment, what[, basis]): a basis string replaces the default one of the
+    refusal; a (doc rule, row) pair makes it a DocConflictWarning (the C++ API executes it)."""
+    conflicts: list[tuple[str, str]] = []
+    for a in prep.aligns:
+        t = ops[a[0]]
+        if t is not None and t.offset % a[1]:
+            if len(a) < 4 or isinstance(a[3], str):
+                raise _align_error(prep, t, a[1], a[2], *a[3:])
+            rule, row = a[3]
+            conflicts.append((f"{rule}; the {a[2]} address is 0x{t.offset:x}", row))
+    return conflicts
 
 
 def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlacement:
-    """Alignment, bounds and hazards of every extent of `prep` at these operands (raises before any write)."""
-    for i, align, what, *basis in prep.aligns:
-        t = ops[i]
-        if t is not None and t.offset % align:
-            raise _align_error(prep, t, align, what, *basis)
+    """Alignment, bounds and hazards of every extent of `prep` at these operands, in the order the extents
+    are listed (a second destination the hardware addresses from another operand — the sparse index
+    buffer, the MX scales, the Fixpipe Buffer — is one more operand the family passes). Raises before any
+    write."""
+    conflicts = _check_aligns(prep, ops)
     hazards: list[str] = []
     reads, writes = [], []
     for e in prep.extents:
@@ -350,30 +377,42 @@ def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlaceme
                               f"(size {t.memory.size} B)")
         if e.end > t.nbytes or e.start < 0:
             verb = "writes" if e.write else "reads"
-            hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {t.position}@0x{t.offset:x}, "
-                           f"past the LocalTensor ({t.nbytes} B)")
+            at = f"{t.position}@0x{t.offset:x}"
+            if e.what in ("destination", "source"):  # the words of plan.check_plan (message starts pinned)
+                tail = "; the chip does this, the tensor does not cover it" if e.write else ""
+                hazards.append(f"{prep.instr}: {verb} {e.end} B from {at}, past the {e.what} LocalTensor "
+                               f"({t.nbytes} B){tail}")
+            else:
+                hazards.append(f"{prep.instr}: {verb} {e.end} B of {e.what} from {at}, past the LocalTensor "
+                               f"({t.nbytes} B)")
         (writes if e.write else reads).append((t.memory.name, a, b))
     if prep.hazards_at is not None:
         hazards += prep.hazards_at(ops)
     pl = CallPlacement()
-    pl.hazards, pl.reads, pl.writes = hazards, tuple(reads), tuple(writes)
+    pl.hazards, pl.reads, pl.writes, pl.conflicts = hazards, tuple(reads), tuple(writes), conflicts
     pl.ops = (Operand.of(ops[0]) if ops else None, Operand.of(ops[1]) if len(ops) > 1 else None)
     return pl
 
 
 def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecReport:
-    """The warm path of every non-gather instruction (Mmad, Fixpipe with conversions, transposes, fills,
-    two-destination loads): placement lookup, warnings, hazards, the family's executor, record.
+    """The warm path of every non-gather instruction (Fixpipe with conversions, transposes, fills, block
+    copies, two-destination loads): placement lookup, warnings, hazards, the family's executor, record.
 
-    `prep.run(core, ops)` executes (every check already done) and may return (bytes written, bytes
-    read, pad elements) to override `prep.counts`."""
+    `prep.run(core, ops)` executes (every check of the placement already done) and may return (bytes
+    written, bytes read, pad elements[, hazards found while executing]) to override `prep.counts`; it must
+    raise, if at all, before it writes."""
     hz = None
     if prep.warnings:
         hz = [m for w in prep.warnings for m in w(core)] or None
-    if prep.run is None:  # a documented NOP
+    notes = list(prep.notes) if prep.notes else None
+    if prep.run is None:  # a documented NOP: alignment is still the C++ API's, the register writes happen
+        conflicts = _check_aligns(prep, ops) if prep.aligns else ()
+        if conflicts:
+            hz = [doc_conflict(prep.instr, rule, row, core.strict) for rule, row in conflicts] + (hz or [])
+            notes = (notes or []) + [row for _, row in conflicts]
         if prep.commit is not None:
             prep.commit(core)
-        return ExecReport(prep.instr, hazards=hz, notes=list(prep.notes))
+        return ExecReport(prep.instr, hazards=hz, notes=notes)
     key = (prep, *[None if t is None else (t.memory, t.offset, t.length, t.position) for t in ops])
     cache = core._placements
     pl = cache.get(key)
@@ -382,18 +421,51 @@ def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecRep
         if len(cache) >= PLACEMENTS_PER_CORE:
             cache.clear()
         cache[key] = pl
+    if pl.conflicts:  # strict: DocConflictError here, before any byte is written
+        hz = [doc_conflict(prep.instr, rule, row, core.strict) for rule, row in pl.conflicts] + (hz or [])
+        notes = (notes or []) + [row for _, row in pl.conflicts]
     if pl.hazards:
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
     counts = prep.run(core, ops) or prep.counts
+    if len(counts) > 3 and counts[3]:
+        hz = (hz or []) + list(counts[3])
     if prep.commit is not None:
         prep.commit(core)
-    report = ExecReport(prep.instr, counts[0], counts[1], counts[2], hz, None,
-                        list(prep.notes) if prep.notes else None, reads=pl.reads, writes=pl.writes,
-                        planner=prep.planner, dst=pl.ops[0], src=pl.ops[1], pad_pattern=prep.pad)
+    report = ExecReport(prep.instr, counts[0], counts[1], counts[2], hz, None, notes, reads=pl.reads,
+                        writes=pl.writes, planner=prep.planner, dst=pl.ops[0], src=pl.ops[1],
+                        pad_pattern=prep.pad)
     if core.keep_plans:
         report.keep_plan()
     return report
+
+
+def strided(mem: Memory, offset: int, shape: tuple[int, ...], strides: tuple[int, ...],
+            dtype: Any = np.uint8) -> np.ndarray:
+    """A writable view of `mem`'s bytes from byte `offset` with `shape` and byte `strides` (extents are
+    checked before, so no check here; overlapping rows are allowed for reads)."""
+    return np.ndarray(shape, dtype, buffer=mem._buf, offset=offset, strides=strides)
+
+
+def copy_blocks(dst: Memory, d_off: int, d_pitch: int, src: Memory, s_off: int, s_pitch: int, count: int,
+                block: int) -> None:
+    """Block b (b < count) of `block` bytes from src byte s_off + b*s_pitch to dst byte d_off + b*d_pitch,
+    in program order: where destination blocks overlap the later block wins. No plan: strided views."""
+    if count <= 0 or block <= 0:
+        return
+    if count == 1 or (d_pitch == block and s_pitch == block):
+        n = count * block
+        dst._buf[d_off : d_off + n] = src._buf[s_off : s_off + n]
+    elif d_pitch >= block:  # destination blocks apart: one strided copy
+        np.copyto(strided(dst, d_off, (count, block), (d_pitch, 1)),
+                  strided(src, s_off, (count, block), (s_pitch, 1)))
+    elif d_pitch == 0:  # every block lands on the first: the last one stays
+        last = s_off + (count - 1) * s_pitch
+        dst._buf[d_off : d_off + block] = src._buf[last : last + block]
+    else:  # overlapping destination blocks: one at a time, in order
+        for b in range(count):
+            s, d = s_off + b * s_pitch, d_off + b * d_pitch
+            dst._buf[d : d + block] = src._buf[s : s + block]
 
 
 def cached(key: Hashable | None) -> Prepared | None:
@@ -428,4 +500,4 @@ def float_key(v: float) -> bytes:
 
 
 __all__ = ["CALLS", "Extent", "Prepared", "Placement", "place", "place_call", "run_call", "run_gather",
-           "lookup", "cached", "float_key", "Memory"]
+           "lookup", "cached", "float_key", "strided", "copy_blocks", "Memory"]

@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from .. import checks
+from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
 from ..core import Core, checked_pad_pattern
 from ..dtypes import decode, to_raw
 from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
@@ -57,7 +58,7 @@ from ..params import (
     Nd2NzParams,
     PaddingMode,
 )
-from ..plan import PAD, ExecReport, Plan, basis_on, doc_conflict, execute
+from ..plan import PAD, PLANS, ExecReport, Plan, basis_on, doc_conflict
 from .fixpipe import data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
 
 U32 = 2**32 - 1
@@ -112,19 +113,29 @@ DOC_GM_L1 = "the doc page forbids this: {page}; ascsim reading: divergence C25"
 CXX_ND2NZ = "the C++ API rejects this: CheckNd2NzParamsCommon"
 
 
+def copy_key(instr: str, core: Core, dst: LocalTensor, src: LocalTensor, params: object, *extra: object
+             ) -> tuple | None:
+    """The prepared-call key of a copy: the operands' memories and dtypes, the params (a count, or a
+    struct's cached key) and `extra` (template flags, registers read); None when the params have none."""
+    if params.__class__ is int:
+        pk: object = params
+    elif isinstance(params, np.integer):
+        pk = (params.dtype.str, int(params))
+    else:
+        key = getattr(params, "key", None)
+        pk = key() if key is not None else None
+        if pk is None:
+            return None
+    return (instr, core.chip.key, dst.memory.name, src.memory.name, dst.dtype.name, src.dtype.name,
+            params.__class__, pk, *extra)
+
+
 def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
     pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
     basis_on(lambda: checks.position(instr, "src", src, ("GM",)), pos)
     basis_on(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
     basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
                                                            "T")
-
-
-def _check_ranges(instr: str, dst: LocalTensor, src: LocalTensor, dst_last: int, src_last: int, bits: int
-                  ) -> None:
-    """Analytic extents (last element offsets) against the physical memories, before planning."""
-    dst.memory.check_range(dst.offset, (dst_last + 1) * bits // 8, f"{instr}: destination")
-    src.memory.check_range(src.offset, (src_last + 1) * bits // 8, f"{instr}: source")
 
 
 @dataclass(frozen=True)
@@ -137,8 +148,12 @@ class BlockCopySpec:
     dst_pitch: int
 
 
-@lru_cache(maxsize=256)
 def plan_block_copy(spec: BlockCopySpec) -> Plan:
+    """Element (byte) provenance of a block copy for explain/draw, built on demand (`PLANS`)."""
+    return PLANS.memo(("block_copy", spec), lambda: _plan_block_copy(spec))
+
+
+def _plan_block_copy(spec: BlockCopySpec) -> Plan:
     b = np.arange(spec.count)[:, None]
     k = np.arange(spec.block)[None, :]
     dst = np.broadcast_to(b * spec.dst_pitch + k, (spec.count, spec.block))
@@ -146,8 +161,29 @@ def plan_block_copy(spec: BlockCopySpec) -> Plan:
     return Plan.build("DataCopy", 8, dst, src, info={"spec": spec})
 
 
+def _block_copy_call(instr: str, spec: BlockCopySpec, aligns: tuple, **kw: object) -> Prepared:
+    """A prepared block copy (same element type at both ends): extents from the spec, strided execution."""
+    last = spec.count - 1
+    n = spec.count * spec.block
+    return Prepared(instr, spec, planner=partial(plan_block_copy, spec), aligns=aligns,
+                    extents=(Extent(0, 0, last * spec.dst_pitch + spec.block, True, "destination"),
+                             Extent(1, 0, last * spec.src_pitch + spec.block, False, "source")),
+                    run=partial(_run_block_copy, spec), counts=(n, n, 0), **kw)  # type: ignore[arg-type]
+
+
+def _run_block_copy(spec: BlockCopySpec, core: Core, ops) -> None:
+    dst, src = ops[0], ops[1]
+    copy_blocks(dst.memory, dst.offset, spec.dst_pitch, src.memory, src.offset, spec.src_pitch, spec.count,
+                spec.block)
+
+
 def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
     """DataCopy GM->L1 with a count or DataCopyParams (doc: DataCopy（GMToL1连续/高维切分数据搬运）.md)."""
+    key = copy_key("DataCopy", core, dst, src, params)
+    return run_call(core, lookup(key, lambda: _prepared_plain(core, dst, src, params)), (dst, src))
+
+
+def _prepared_plain(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     _gm_to_l1_operands(instr, dst, src)
     chip = core.chip
@@ -160,7 +196,7 @@ def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopy
         allowed = "b8, b16, b32, b64" if chip.key in _PLAIN_ANY_WIDTH else ", ".join(sorted(_PLAIN_TYPES))
         raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed} "
                                f"({DOC_GM_L1.format(page=page + ' 数据类型')})")
-    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
+    aligns = ((0, 32, "dst (L1)", DOC_GM_L1.format(page=page + " 约束说明")),)
     if isinstance(params, DataCopyParams):
         def r(i, name, v, lo, hi):
             return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
@@ -175,25 +211,26 @@ def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopy
         nbytes = n * dst.dtype.bits // 8 // 32 * 32  # rounded down to 32 B (doc 约束说明)
         spec = BlockCopySpec(1 if nbytes else 0, nbytes, nbytes, nbytes)
     if spec.count == 0 or spec.block == 0:
-        return ExecReport(instr)  # NOP (doc: blockCount/blockLen = 0)
-    last = spec.count - 1
-    _check_ranges(instr, dst, src, last * spec.dst_pitch + spec.block - 1,
-                  last * spec.src_pitch + spec.block - 1, 8)
-    if spec.dst_pitch < spec.block:  # cannot happen (gaps >= 0); kept as the doc's no-overlap rule
-        raise OverlapError(f"{instr}: dstStride makes blocks overlap")
-    return execute(plan_block_copy(spec), dst, src, 0, core.strict)
+        return Prepared(instr, aligns=aligns)  # NOP (doc: blockCount/blockLen = 0)
+    return _block_copy_call(instr, spec, aligns)  # gaps >= 0: destination blocks never overlap
 
 
 def _l1_to_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
     """DataCopy L1 -> GM with a count or DataCopyParams (doc: DataCopy（L1ToGM连续数据搬运）.md,
     DataCopy（L1ToGM高维切分数据搬运）.md; dav_c220 DataCopyL12GMImpl). The source may carry any L1 TPosition
-    (A1 / B1 / C1): the C++ API dispatches on the physical memory."""
+    (A1 / B1 / C1): the C++ API dispatches on the physical memory. The call reads the atomic-add register
+    (SetAtomicAdd), so the prepared-call key holds it."""
+    key = copy_key("DataCopyL12GM", core, dst, src, params, core.regs.atomic)
+    return run_call(core, lookup(key, lambda: _prepared_gm(core, dst, src, params)), (dst, src))
+
+
+def _prepared_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     core.chip.check("DataCopyL12GM", src.dtype.name, "L1", "GM", instr=instr)
     basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
                                                            "T")
-    basis_on(lambda: checks.aligned(instr, "src (L1)", src, 32),
-             "the C++ API rejects this: DataCopyL12GMImpl ASCENDC_CHECK_TENSOR_PTR_ALIGN")
+    aligns = ((1, 32, "src (L1)",
+               "the C++ API rejects this: DataCopyL12GMImpl ASCENDC_CHECK_TENSOR_PTR_ALIGN"),)
     if isinstance(params, DataCopyParams):
         def r(name: str, v: object, hi: int, basis: str) -> int:
             return basis_on(lambda: checks.in_range(instr, name, v, 0, hi),
@@ -211,31 +248,30 @@ def _l1_to_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
         raise UnsupportedError(f"{instr}: L1 -> GM takes a count or DataCopyParams, but got "
                                f"{type(params).__name__} (the C++ API rejects this: no such overload)")
     if spec.count == 0 or spec.block == 0:
-        return ExecReport(instr)  # NOP (表3)
-    last = spec.count - 1
-    _check_ranges(instr, dst, src, last * spec.dst_pitch + spec.block - 1,
-                  last * spec.src_pitch + spec.block - 1, 8)
-    plan = plan_block_copy(spec)
+        return Prepared(instr, aligns=aligns)  # NOP (表3)
     atomic = core.regs.atomic
     if atomic is None:
-        return execute(plan, dst, src, 0, core.strict)
+        return _block_copy_call(instr, spec, aligns)
     if atomic != dst.dtype.name:
         raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
                                f"tensor type {dst.dtype.name} (the docs define no behaviour for a mismatch; "
                                "ascsim reading: divergence C20)")
-    from ..plan import check_plan
+    prep = _block_copy_call(instr, spec, aligns, notes=("C20",))
+    prep.run = partial(_run_atomic_blocks, spec)
+    return prep
+
+
+def _run_atomic_blocks(spec: BlockCopySpec, core: Core, ops) -> None:
+    """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
+    Buffer->GM"; `fixpipe._atomic_add`)."""
     from .fixpipe import _atomic_add
 
-    hazards = check_plan(plan, dst, src, core.strict)
+    dst, src = ops[0], ops[1]
     esz = dst.dtype.bits // 8
-    d_idx = plan.dst.reshape(-1)
-    new = src.memory.data[src.offset : src.offset + plan.src_end][plan.src.reshape(-1)]
-    view = dst.memory.data[dst.offset : dst.offset + plan.dst_end]
-    old = view[d_idx]
-    out = _atomic_add(dst.dtype, old.view(f"<u{esz}"), new.view(f"<u{esz}"))
-    view[d_idx] = np.ascontiguousarray(out.astype(f"<u{esz}")).view(np.uint8)
-    return ExecReport(instr, bytes_written=d_idx.size, bytes_read=d_idx.size, hazards=hazards, plan=plan,
-                      notes=["C20"]).on(dst, src)
+    shape = (spec.count, spec.block // esz)
+    new = strided(src.memory, src.offset, shape, (spec.src_pitch, esz), f"<u{esz}")
+    view = strided(dst.memory, dst.offset, shape, (spec.dst_pitch, esz), f"<u{esz}")
+    view[...] = _atomic_add(dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
 
 
 @dataclass(frozen=True)
@@ -268,8 +304,12 @@ class NzCopySpec:
         return (self.num - 1) * self.src_matrix + (self.d_value - 1) * self.src_d + self.n_value - 1
 
 
-@lru_cache(maxsize=256)
 def plan_nz_copy(spec: NzCopySpec) -> Plan:
+    """Element provenance of an ND2NZ / DN2NZ copy for explain/draw, built on demand (`PLANS`)."""
+    return PLANS.memo(("nz_copy", spec), lambda: _plan_nz_copy(spec))
+
+
+def _plan_nz_copy(spec: NzCopySpec) -> Plan:
     c0 = spec.c0
     # dstNzMatrixStride = 0: every matrix overwrites the first (doc 表3), so only the last one survives.
     mats = np.arange(spec.num) if spec.dst_matrix or spec.num == 1 else np.array([spec.num - 1])
@@ -290,6 +330,13 @@ def plan_nz_copy(spec: NzCopySpec) -> Plan:
 def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
              small_c0: bool) -> ExecReport:
     instr = f"DataCopy{kind}"
+    key = copy_key(instr, core, dst, src, p, small_c0.__class__, small_c0)
+    return run_call(core, lookup(key, lambda: _prepared_nz(core, dst, src, p, kind, small_c0)), (dst, src))
+
+
+def _prepared_nz(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
+                 small_c0: bool) -> Prepared:
+    instr = f"DataCopy{kind}"
     nd = kind == "ND2NZ"
     page = f"DataCopy（GMToL1随路转换-{kind}搬运）.md"
     _gm_to_l1_operands(instr, dst, src)
@@ -301,7 +348,7 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
     if dst.dtype.is_4bit and not nd:
         raise NotImplementedFeature(f"{instr}: 4-bit DN2NZ (b8-unit parameters, nValue even) is not "
                                   "implemented; the doc does not say how nibble pairs are transposed")
-    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32), DOC_GM_L1.format(page=page + " 约束说明"))
+    aligns = ((0, 32, "dst (L1)", DOC_GM_L1.format(page=page + " 约束说明")),)
     table = CXX_ND2NZ if nd else DOC_GM_L1.format(page=page + " 表3")
 
     def r(i, name, v, lo, hi):
@@ -313,7 +360,7 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
     n_value = r(instr, "nValue", p.nValue, 0, 16384)
     d_value = r(instr, "dValue", p.dValue, 0, 65535 if nd else 2**21 - 1)
     if num == 0 or n_value == 0 or d_value == 0:
-        return ExecReport(instr)  # NOP (doc 表3); the other fields are not read
+        return Prepared(instr, aligns=aligns)  # NOP (doc 表3); the other fields are not read
     spec = NzCopySpec(
         kind, 8 if dst.dtype.is_4bit else dst.dtype.bits, num, n_value, d_value,
         r(instr, sm_name, getattr(p, sm_name), 0, big), r(instr, "srcDValue", p.srcDValue, 1, big),
@@ -322,8 +369,46 @@ def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn
         r(instr, "dstNzMatrixStride", p.dstNzMatrixStride, 0, 16384),
     )
     _check_nz_rows(instr, spec)
-    _check_ranges(instr, dst, src, spec.dst_last(), spec.src_last(), spec.bits)
-    return execute(plan_nz_copy(spec), dst, src, 0, core.strict)
+    e = spec.bits // 8
+    # matrices that may share destination bytes run one after the other (program order: later ones win);
+    # dstNzMatrixStride = 0 leaves only the last one
+    footprint = spec.dst_last() - (num - 1) * spec.dst_matrix + 1
+    serial = num > 1 and spec.dst_matrix < footprint
+    mats = (num - 1,) if num > 1 and spec.dst_matrix == 0 else tuple(range(num)) if serial else None
+    kept = 1 if mats is not None and len(mats) == 1 else num
+    written = kept * n_value * align(d_value, spec.c0) * e
+    return Prepared(instr, spec, planner=partial(plan_nz_copy, spec), aligns=aligns,
+                    extents=(Extent(0, 0, (spec.dst_last() + 1) * e, True, "destination"),
+                             Extent(1, 0, (spec.src_last() + 1) * e, False, "source")),
+                    run=partial(_run_nz, spec, mats), counts=(written, kept * n_value * d_value * e, 0))
+
+
+def _run_nz(spec: NzCopySpec, mats: tuple[int, ...] | None, core: Core, ops) -> None:
+    """ND2NZ / DN2NZ as strided views: (matrix, row, column block, C0) of the source's rows (ND) or
+    columns (DN) into the NZ destination, the tail block's missing columns zero-filled. `mats` None =
+    every matrix in one copy (their destinations are apart), else the matrices to copy, one by one."""
+    dst, src = ops[0], ops[1]
+    e, c0 = spec.bits // 8, spec.c0
+    dt = np.dtype(f"<u{e}")
+    full, rem = divmod(spec.d_value, c0)
+    d_strides = (spec.dst_matrix * e, spec.n_stride * 32, spec.c0_stride * 32, e)
+    if spec.kind == "ND2NZ":  # element (r, c) at r*srcDValue + c
+        s_strides = (spec.src_matrix * e, spec.src_d * e, c0 * e, e)
+    else:  # DN: element (r, c) at c*srcDValue + r
+        s_strides = (spec.src_matrix * e, e, c0 * spec.src_d * e, spec.src_d * e)
+    groups = [(0, spec.num)] if mats is None else [(i, 1) for i in mats]
+    for first, num in groups:
+        d0 = dst.offset + first * spec.dst_matrix * e
+        s0 = src.offset + first * spec.src_matrix * e
+        if full:
+            np.copyto(strided(dst.memory, d0, (num, spec.n_value, full, c0), d_strides, dt),
+                      strided(src.memory, s0, (num, spec.n_value, full, c0), s_strides, dt))
+        if rem:  # the last column block: rem columns of data, C0 - rem zeros (doc 表3: 补0对齐到32字节)
+            db, sb = d0 + full * d_strides[2], s0 + full * s_strides[2]
+            shape, ds = (num, spec.n_value, rem), (d_strides[0], d_strides[1], e)
+            np.copyto(strided(dst.memory, db, shape, ds, dt),
+                      strided(src.memory, sb, shape, (s_strides[0], s_strides[1], s_strides[3]), dt))
+            strided(dst.memory, db + rem * e, (num, spec.n_value, c0 - rem), ds, dt)[...] = 0
 
 
 def _check_nz_rows(instr: str, s: NzCopySpec) -> None:
@@ -369,15 +454,6 @@ def reference_nz_copy(kind: str, p: Nd2NzParams | Dn2NzParams, src: np.ndarray, 
 # ==================================================================================================
 
 
-@dataclass(frozen=True)
-class _Extent:
-    """What `plan.check_plan` reads of a plan: bytes written / read from the tensor starts."""
-
-    instr: str
-    dst_end: int
-    src_end: int
-
-
 def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, unit: int
                   ) -> tuple[int, int, int, int]:
     """(blockCount, blockLen, srcGap, dstGap) from DataCopyParams or a count. The count overload turns
@@ -403,6 +479,11 @@ def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, uni
 def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
     """DataCopy C1 -> C2 (doc: DataCopy（L1ToBiasTable-Buffer数据搬运）.md): the bias row Mmad reads, widened
     from half (or bfloat16_t on 950) to float on the way when the types differ."""
+    key = copy_key("DataCopyL12BT", core, dst, src, params)
+    return run_call(core, lookup(key, lambda: _prepared_bt(core, dst, src, params)), (dst, src))
+
+
+def _prepared_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     chip = core.chip
     sdt, ddt = src.dtype, dst.dtype
@@ -417,33 +498,72 @@ def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
         raise UnsupportedError(f"{instr}: L1 -> BT converts {listed} on {chip.name}, but got "
                                f"{sdt.name} -> {ddt.name} ({basis})")
     cxx_align = "the C++ API rejects this: CheckTensorAlign"
-    basis_on(lambda: checks.aligned(instr, "dst (BT)", dst, 64), cxx_align)
-    basis_on(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
+    aligns = ((0, 64, "dst (BT)", cxx_align), (1, 32, "src (L1)", cxx_align))
     unit = 32 if chip.key == "ascend950" else 64  # 约束说明: blockLen / dstGap unit per chip
     count, blen, sgap, dgap = _block_params(instr, params, sdt.bits // 8, unit)
-    report = ExecReport(instr)
     if count == 0 or blen == 0:
-        return report  # NOP (表3)
+        return Prepared(instr, aligns=aligns)  # NOP (表3)
+    warn: tuple = ()
+    notes: tuple = ()
     if chip.key == "ascend950" and blen % 2:
         if sdt.bits == 32:
             raise ParamRangeError(f"{instr}: blockLen must be even for {sdt.name} into BT on {chip.name}, "
                                   f"but got {blen} (the C++ API rejects this: CopyCbufToBt)")
         # catlass ascend950 copy_l1_to_bt rounds blockLen up to even only for 4-byte sources; the C++ API
         # asserts evenness only for them (dav_3510 CopyCbufToBt)
-        report.notes.append("C21")
-        report.hazards.append(doc_conflict(instr, "DataCopy（L1ToBiasTable-Buffer数据搬运）.md 约束说明: 950 "
-                                           f"\"blockLen必须为偶数\", got {blen} for "
-                                           f"{sdt.name}", "C21", core.strict))
+        notes = ("C21",)
+        warn = (partial(_conflict, instr, "DataCopy（L1ToBiasTable-Buffer数据搬运）.md 约束说明: 950 "
+                        f"\"blockLen必须为偶数\", got {blen} for {sdt.name}", "C21"),)
     ratio = ddt.bits // sdt.bits  # 1, or 2 when half / bf16 widen to float
     sblock = blen * unit
-    return _copy_blocks(core, instr, dst, src, count, sblock, sblock + sgap * 32, sblock * ratio + dgap *
-    unit,
-                        report)
+    spec = BlockCopySpec(count, sblock, sblock + sgap * 32, sblock * ratio + dgap * unit)
+    if ratio == 1:
+        return _block_copy_call(instr, spec, aligns, warnings=warn, notes=notes)
+    last = count - 1
+    return Prepared(instr, spec, aligns=aligns, warnings=warn, notes=notes,
+                    extents=(Extent(0, 0, last * spec.dst_pitch + sblock * ratio, True, "destination"),
+                             Extent(1, 0, last * spec.src_pitch + sblock, False, "source")),
+                    run=partial(_run_widen, spec), counts=(count * sblock * ratio, count * sblock, 0))
+
+
+def _conflict(instr: str, rule: str, row: str, core: Core) -> list[str]:
+    return [doc_conflict(instr, rule, row, core.strict)]
+
+
+def _run_widen(spec: BlockCopySpec, core: Core, ops) -> None:
+    """Blocks of half / bfloat16_t widened to float on their way into BT (exact; divergence C21): one
+    lookup in the table of every source code's float bits."""
+    dst, src = ops[0], ops[1]
+    sdt, ddt = src.dtype, dst.dtype
+    esz, dsz = sdt.bits // 8, ddt.bits // 8
+    n = spec.block // esz
+    raw = strided(src.memory, src.offset, (spec.count, n), (spec.src_pitch, esz), f"<u{esz}")
+    strided(dst.memory, dst.offset, (spec.count, n), (spec.dst_pitch, dsz), f"<u{dsz}")[...] = \
+        _widen_table(sdt, ddt)[raw]
+
+
+_WIDEN: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _widen_table(sdt, ddt) -> np.ndarray:
+    """Raw destination code of every raw 16-bit source code: `decode` then `to_raw`, tabulated once
+    (256 KB per pair), so a call is one gather with exactly the pipeline's bits (NaN payloads included)."""
+    key = (sdt.name, ddt.name)
+    table = _WIDEN.get(key)
+    if table is None:
+        codes = np.arange(1 << sdt.bits, dtype=np.int64).astype(f"<u{sdt.bits // 8}")
+        table = _WIDEN[key] = to_raw(ddt, decode(sdt, codes)).astype(f"<u{ddt.bits // 8}")
+    return table
 
 
 def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
     """DataCopy C1 -> C2PIPE2GM (doc: DataCopy（L1ToFixpipe-Buffer数据搬运）.md): the per-column quantisation
     words a vector quantPre reads (SetFixPipeConfig points FPC at them)."""
+    key = copy_key("DataCopyL12FB", core, dst, src, params)
+    return run_call(core, lookup(key, lambda: _prepared_fb(core, dst, src, params)), (dst, src))
+
+
+def _prepared_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     chip = core.chip
     basis_on(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
@@ -452,47 +572,15 @@ def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
                                                            "T")
     cxx_align = "the C++ API rejects this: CheckTensorAlign"
-    basis_on(lambda: checks.aligned(instr, "dst (FB)", dst, 128), cxx_align)
-    basis_on(lambda: checks.aligned(instr, "src (L1)", src, 32), cxx_align)
+    aligns = ((0, 128, "dst (FB)", cxx_align), (1, 32, "src (L1)", cxx_align))
     # blockLen in 128 B on every chip: the 950 C++ API doubles it for its 64-B instruction unit
     # (dav_3510 DataCopyL12FBImpl unitCoeff = 2), so the doc's "950: 64B" describes the instruction (C22)
     count, blen, sgap, dgap = _block_params(instr, params, src.dtype.bits // 8, 128)
     if count == 0 or blen == 0:
-        return ExecReport(instr)  # NOP (表3)
+        return Prepared(instr, aligns=aligns)  # NOP (表3)
     # srcGap / dstGap run head to head here (表3: "前面一个数据块的头与后面数据块的头的间隔"); 0 repeats /
-    # overwrites
-    return _copy_blocks(core, instr, dst, src, count, blen * 128, sgap * 32, dgap * 128, ExecReport(instr),
-                        head_to_head=True)
-
-
-def _copy_blocks(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, count: int, sblock: int,
-                 spitch: int, dpitch: int, report: ExecReport, head_to_head: bool = False) -> ExecReport:
-    """`count` blocks of `sblock` source bytes, block b from src byte b*spitch to dst byte b*dpitch,
-    converted element by element when the dtypes differ. Later blocks win where blocks overlap."""
-    from ..plan import check_plan
-
-    ratio = dst.dtype.bits // src.dtype.bits
-    dblock = sblock * ratio
-    src_end = (count - 1) * spitch + sblock
-    dst_end = (count - 1) * dpitch + dblock
-    hazards = check_plan(_Extent(instr, dst_end, src_end), dst, src, core.strict)
-    if dpitch < dblock and count > 1 and not head_to_head:  # cannot happen: gaps are >= 0
-        raise OverlapError(f"{instr}: dstStride makes blocks overlap")
-    b = np.arange(count)[:, None]
-    s_idx = (b * spitch + np.arange(sblock)).ravel()
-    d_idx = (b * dpitch + np.arange(dblock)).ravel()
-    sdata = src.memory.data[src.offset : src.offset + src_end]
-    ddata = dst.memory.data[dst.offset : dst.offset + dst_end]
-    if ratio == 1:
-        ddata[d_idx] = sdata[s_idx]  # numpy fancy assignment: the last write of a byte wins (program order)
-    else:
-        esz = src.dtype.bits // 8
-        raw = sdata[s_idx].reshape(-1, esz).copy().view(f"<u{esz}").ravel()
-        wide = to_raw(dst.dtype, decode(src.dtype, raw))  # half / bf16 -> float is exact
-        ddata[d_idx] = np.ascontiguousarray(wide.astype(f"<u{dst.dtype.bits // 8}")).view(np.uint8)
-    report.bytes_written, report.bytes_read = count * dblock, count * sblock
-    report.hazards.extend(hazards)
-    return report
+    # overwrites (the later block wins)
+    return _block_copy_call(instr, BlockCopySpec(count, blen * 128, sgap * 32, dgap * 128), aligns)
 
 
 def reference_block_copy(count: int, sblock: int, spitch: int, dpitch: int, src: np.ndarray, dst: np.ndarray,
@@ -519,7 +607,26 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                   pad: DataCopyPadExtParams | None = None, mode: PaddingMode | int = PaddingMode.Normal
                   ) -> ExecReport:
     """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>)` GM -> L1 (doc:
-    DataCopyPad（GMToL1非对齐数据搬运）.md; dav_3510 DataCopyPadGm2L1Impl / CopyGmToCbufAlignV2)."""
+    DataCopyPad（GMToL1非对齐数据搬运）.md; dav_3510 DataCopyPadGm2L1Impl / CopyGmToCbufAlignV2).
+
+    The call reads the pad register (MOV_PAD_VAL) unless isPad is set, so the prepared-call key holds it
+    only then."""
+    key = None
+    if params.__class__ is DataCopyExtParams and (pad is None or pad.__class__ is DataCopyPadExtParams):
+        pad_key = None if pad is None else pad.key()
+        reg = None if pad is not None and _sets_pad(pad.isPad) else ("MOV_PAD_VAL", core.regs.mov_pad)
+        if pad is None or pad_key is not None:
+            key = copy_key("DataCopyPad", core, dst, src, params, pad_key, mode.__class__, mode, reg)
+    return run_call(core, lookup(key, lambda: _prepared_pad(core, dst, src, params, pad, mode)), (dst, src))
+
+
+def _sets_pad(v: object) -> bool:
+    """isPad as the key sees it (validation refuses anything that is not a bool-like 0 / 1)."""
+    return isinstance(v, (bool, int, np.integer, np.bool_)) and v == 1
+
+
+def _prepared_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
+                  pad: DataCopyPadExtParams | None, mode: PaddingMode | int) -> Prepared:
     instr = "DataCopyPad"
     if src.memory.name == "L1" and dst.memory.name == "GM":
         raise UnsupportedError(f"{instr}: L1 -> GM is not supported (the C++ API rejects this: on 950 the "
@@ -568,34 +675,48 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                                   f"elements), but got {v} (the doc page forbids this: 约束说明 "
                                   "\"leftPadding、rightPadding的字节数均不能超过32字节\"; ascsim reading: "
                                   "divergence C23)")
-    basis_on(lambda: checks.aligned(instr, "dst (L1)", dst, 32),
-               "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证32字节对齐\"; "
-               "ascsim reading: divergence C23")
-    pattern = None
+    aligns = ((0, 32, "dst (L1)", "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证"
+                                  "32字节对齐\"; ascsim reading: divergence C23"),)
+    commit = None
     if is_pad:
         pattern = checked_pad_pattern(instr, dt, pad.paddingValue, "paddingValue",
                                       "the C++ API rejects this: DataCopyPadExtParams<T> holds a T")
-    spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
-    d_data, s_data, d_pad = plan_pad_copy(spec)
-    src_end = int(s_data.max()) + 1
-    dst_end = spec.dst_bytes()
-    from ..plan import check_plan
 
-    hazards = check_plan(_Extent(instr, dst_end, src_end), dst, src, core.strict)
-    report = ExecReport(instr, bytes_written=dst_end, bytes_read=count * blen, hazards=hazards)
-    if pattern is not None:
-        core.regs.mov_pad = pattern
-    fill = core.regs.mov_pad
-    if fill is None:  # "false：表示用户不需要指定填充值，会默认填充随机值": the register was never set
-        fill_bytes = np.full(size, core.fill, dtype=np.uint8)
-        report.notes.append("C23")
+        def commit(core: Core) -> None:  # the call writes MOV_PAD_VAL
+            core.regs.mov_pad = pattern
     else:
-        fill_bytes = np.array([fill & ((1 << dt.bits) - 1)], dtype=f"<u{size}").view(np.uint8)
-    ddata = dst.memory.data[dst.offset : dst.offset + dst_end]
-    ddata[d_data] = src.memory.data[src.offset : src.offset + src_end][s_data]
-    ddata[d_pad] = np.tile(fill_bytes, d_pad.size // size)
-    report.pad_elements = d_pad.size // size
-    return report
+        pattern = core.regs.mov_pad  # (in the key)
+    # "false：表示用户不需要指定填充值，会默认填充随机值": the register was never set -> the marker (C23)
+    fill = None if pattern is None else \
+        np.array([pattern & ((1 << dt.bits) - 1)], dtype=f"<u{size}").view(np.uint8)
+    spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
+    dst_end = spec.dst_bytes()
+    written = dst_end if spec.mode == PaddingMode.Compact else count * spec.row_bytes()
+    return Prepared(instr, spec, planner=partial(plan_pad_copy_view, spec), aligns=aligns, commit=commit,
+                    notes=("C23",) if fill is None else (),
+                    extents=(Extent(0, 0, dst_end, True, "destination"),
+                             Extent(1, 0, (count - 1) * (blen + sgap) + blen, False, "source")),
+                    run=partial(_run_pad, spec, fill),
+                    counts=(written, count * blen, (written - count * blen) // size))
+
+
+def _run_pad(spec: PadCopySpec, fill: np.ndarray | None, core: Core, ops) -> None:
+    """The data blocks as one strided copy, the pad bytes as strided stores of the pad element."""
+    dst, src = ops[0], ops[1]
+    if fill is None:
+        fill = np.full(spec.size, core.fill, dtype=np.uint8)
+    count, blen, size = spec.count, spec.blen, spec.size
+    mem, d0 = dst.memory, dst.offset
+    if spec.mode == PaddingMode.Compact:
+        copy_blocks(mem, d0, blen, src.memory, src.offset, blen + spec.sgap, count, blen)
+        pads = ((d0 + count * blen, 1, spec.dst_bytes() - count * blen, 0),)
+    else:
+        pitch, lead = spec.dst_pitch(), spec.left * size
+        copy_blocks(mem, d0 + lead, pitch, src.memory, src.offset, blen + spec.sgap, count, blen)
+        pads = ((d0, count, lead, pitch), (d0 + lead + blen, count, spec.row_bytes() - lead - blen, pitch))
+    for start, rows, nbytes, pitch in pads:  # whole pad elements, each region starting on one
+        if nbytes:
+            np.copyto(strided(mem, start, (rows, nbytes // size, size), (pitch, size, 1)), fill)
 
 
 def _doc_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str) -> int:
@@ -622,16 +743,27 @@ class PadCopySpec:
     def dst_pitch(self) -> int:
         if self.mode == PaddingMode.Compact:
             return self.blen  # CopyGmToCbufAlignV2: actDstStride = burstLength, padding counts 0
-        return self.dgap * 32 + align(self.blen + (self.left + self.right) * self.size, 32)
+        return self.dgap * 32 + self.row_bytes()
+
+    def row_bytes(self) -> int:
+        """Normal mode: bytes of one destination row (pads, data, pads, up to the next 32 B)."""
+        return align(self.blen + (self.left + self.right) * self.size, 32)
 
     def dst_bytes(self) -> int:
         if self.mode == PaddingMode.Compact:
             return align(self.count * self.blen, 32)
-        return (self.count - 1) * self.dst_pitch() + align(self.blen + (self.left + self.right) * self.size,
-        32)
+        return (self.count - 1) * self.dst_pitch() + self.row_bytes()
 
 
-@lru_cache(maxsize=256)
+def plan_pad_copy_view(spec: PadCopySpec) -> Plan:
+    """Byte-level provenance of a DataCopyPad for explain/draw (pad bytes PAD), built on demand."""
+    def build() -> Plan:
+        d_data, s_data, d_pad = plan_pad_copy(spec)
+        return Plan.build("DataCopyPad", 8, np.r_[d_data, d_pad], np.r_[s_data, np.full(d_pad.size, PAD)],
+                          info={"spec": spec})
+    return PLANS.memo(("pad_copy", spec), build)
+
+
 def plan_pad_copy(spec: PadCopySpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(dst data bytes, their src bytes, dst pad bytes), all relative to the tensor starts; pad bytes come
     in whole elements, in order."""

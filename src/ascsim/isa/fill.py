@@ -18,16 +18,17 @@ int16/uint16 forms go through GetScalarBitcodeToHalf, float/int32 through GetSca
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from .. import checks
+from ..boundary import Extent, Prepared, lookup, run_call, strided
 from ..core import Core, checked_pad_pattern
 from ..errors import UnsupportedError
 from ..memory import LocalTensor
 from ..params import InitConstValueParams
-from ..plan import PAD, ExecReport, Plan, basis_on, execute
+from ..plan import PAD, PLANS, ExecReport, Plan, basis_on, pad_block
 
 #: Block size in bytes by physical memory (Fill.md 表3 blockNum).
 BLOCK = {"L1": 32, "L0A": 512, "L0B": 512}
@@ -41,7 +42,14 @@ _RANGE = 32767  # repeatTimes, blockNum, dstGap ∈ [0, 32767] (Fill.md 表3; Ch
 
 
 def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str = "Fill") -> ExecReport:
-    """`Fill(dst, InitConstValueParams)` (alias `InitConstValue`, the name before CANN 9)."""
+    """`Fill(dst, InitConstValueParams)` (alias `InitConstValue`, the name before CANN 9). Validation once
+    per call shape (ascsim.boundary); the fill itself is one strided store, no plan."""
+    pk = params.key() if isinstance(params, InitConstValueParams) else None
+    key = None if pk is None else (instr, core.chip.key, dst.memory.name, dst.dtype.name, pk)
+    return run_call(core, lookup(key, lambda: _prepared(core, dst, params, instr)), (dst,))
+
+
+def _prepared(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str) -> Prepared:
     chip = core.chip
     dt = dst.dtype
     mem = dst.memory.name
@@ -68,25 +76,44 @@ def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str 
     blocks = 1 if repeat_only else r(instr, "blockNum", params.blockNum, 0, _RANGE)
     gap = 0 if repeat_only else r(instr, "dstGap", params.dstGap, 0, _RANGE)
     unit = 512 if repeat_only else BLOCK[mem]
-    basis_on(lambda: checks.aligned(instr, f"dst ({mem})", dst, BLOCK[mem]),
-               "the C++ API rejects this: FillImpl CheckTensorAlign")
     pattern = checked_pad_pattern(instr, dt, params.initValue, "initValue",
                                   "the C++ API rejects this: InitConstValueParams<T> holds a T")
-    report = ExecReport(instr)
-    if repeat_only and (params.blockNum or params.dstGap):
-        report.notes.append("F2")  # blockNum / dstGap are not read on this chip
+    notes = ("F2",) if repeat_only and (_given(params.blockNum) or _given(params.dstGap)) else ()  # not read
+    aligns = ((0, BLOCK[mem], f"dst ({mem})", "the C++ API rejects this: FillImpl CheckTensorAlign"),)
     if rep == 0 or blocks == 0:
-        return report  # NOP (Fill.md 约束说明)
+        return Prepared(instr, aligns=aligns, notes=notes)  # NOP (Fill.md 约束说明)
     end = ((rep - 1) * (blocks + gap) + blocks) * unit
-    dst.memory.check_range(dst.offset, end, f"{instr}: destination")
-    out = execute(plan_fill(rep, blocks, gap, unit, dt.bits), dst, None, pattern, core.strict)
-    out.notes.extend(report.notes)
-    return out
+    written = rep * blocks * unit
+    return Prepared(instr, (rep, blocks, gap, unit), pad=pattern, aligns=aligns, notes=notes,
+                    planner=partial(plan_fill, rep, blocks, gap, unit, dt.bits),
+                    extents=(Extent(0, 0, end, True, "destination"),),
+                    run=partial(_run_fill, rep, blocks, (blocks + gap) * unit,
+                                pad_block(unit, dt.bits, pattern)),
+                    counts=(written, 0, written * 8 // dt.bits))
 
 
-@lru_cache(maxsize=256)
+def _given(v: object) -> bool:
+    """A field set to something (the repeat-only chips do not read it, whatever it holds)."""
+    try:
+        return bool(v)
+    except (TypeError, ValueError):  # e.g. an array
+        return True
+
+
+def _run_fill(rep: int, blocks: int, pitch: int, block: np.ndarray, core: Core, ops) -> None:
+    """Iteration i writes `blocks` copies of the pattern block at byte i*pitch (no overlap: dstGap >= 0)."""
+    dst = ops[0]
+    np.copyto(strided(dst.memory, dst.offset, (rep, blocks, block.size), (pitch, block.size, 1)), block)
+
+
 def plan_fill(repeat: int, blocks: int, gap: int, unit: int, bits: int) -> Plan:
-    """Every element of the written blocks is "pad" (the executor writes the pad pattern there)."""
+    """Every element of the written blocks is "pad" (the executor writes the pad pattern there); element
+    provenance for explain/draw, built on demand (`PLANS`)."""
+    return PLANS.memo(("fill", repeat, blocks, gap, unit, bits), lambda: _plan_fill(repeat, blocks, gap, unit,
+                                                                                     bits))
+
+
+def _plan_fill(repeat: int, blocks: int, gap: int, unit: int, bits: int) -> Plan:
     per = unit * 8 // bits  # elements per block
     starts = (np.arange(repeat)[:, None] * (blocks + gap) + np.arange(blocks)[None, :]).ravel() * per
     dst = (starts[:, None] + np.arange(per)[None, :]).ravel()

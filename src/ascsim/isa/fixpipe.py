@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import checks
+from ..boundary import Extent, Prepared, lookup, run_call, strided
 from ..core import Core
 from ..dtypes import DType, get_dtype
 from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
@@ -49,7 +51,7 @@ from ..params import (
     Nz2NdParams,
     QuantMode_t,
 )
-from ..plan import ExecReport, Plan, basis_on, check_plan, doc_conflict, report_hazards, user_stacklevel
+from ..plan import PLANS, ExecReport, Plan, basis_on, report_hazards, user_stacklevel
 from . import quant
 
 U32 = 2**32 - 1
@@ -89,6 +91,29 @@ class FixpipeSpec:
             return (self.num - 1) * self.dst_mat + (self.n - 1) * self.dst_stride + self.m - 1
         return int(_nz_dst(np.array(self.m - 1), np.array(self.n - 1), self).max())
 
+    def src_last(self) -> int:
+        """The last L0C element read: the last row of the last matrix, in the column block that reaches
+        furthest (the partial last block, or the full one before it when srcStride is small)."""
+        blocks = cdiv(self.n, 16)
+        col = (blocks - 1) * self.src_col + (self.n - 1) % 16
+        if blocks > 1:
+            col = max(col, (blocks - 2) * self.src_col + 15)
+        return (self.num - 1) * self.src_mat + (self.m - 1) * self.src_row + col
+
+    def overlapping(self) -> bool:
+        """Do two destination matrices share an element? (rows inside one matrix are kept apart by the
+        range checks.) Exact and arithmetic: rows (h, r) and (h', r') meet when |dh*dstMat + dr*dstStride|
+        < the row length, so per dh only the dr nearest -dh*dstMat/dstStride needs checking."""
+        if self.layout == "NZ" or self.num <= 1:
+            return False
+        rows, length = (self.m, self.n) if self.layout == "ND" else (self.n, self.m)
+        base = np.arange(1, self.num, dtype=np.int64) * self.dst_mat
+        if rows == 1:
+            return bool((base < length).any())
+        q = -base // self.dst_stride
+        near = [np.abs(base + np.clip(c, 1 - rows, rows - 1) * self.dst_stride) for c in (q, q + 1)]
+        return bool((np.minimum(*near) < length).any())
+
 
 def _nz_dst(m: np.ndarray, n: np.ndarray, s: FixpipeSpec) -> np.ndarray:
     """NZ destination offset; 8-bit outputs merge pairs of 16-column fractals (Int8-Channel-Merge.md), F32
@@ -102,9 +127,13 @@ def _nz_dst(m: np.ndarray, n: np.ndarray, s: FixpipeSpec) -> np.ndarray:
     return block * s.dst_stride + m * w + n % w
 
 
-@lru_cache(maxsize=256)
 def plan_fixpipe(spec: FixpipeSpec) -> Plan:
-    """dst / src offsets (destination elements / L0C elements) of every moved element, in (h, m, n) order."""
+    """dst / src offsets (destination elements / L0C elements) of every moved element, in (h, m, n) order:
+    element provenance for explain/draw, built on demand (`PLANS`); execution uses strided views."""
+    return PLANS.memo(("fixpipe", spec), lambda: _plan_fixpipe(spec))
+
+
+def _plan_fixpipe(spec: FixpipeSpec) -> Plan:
     h = np.arange(spec.num)[:, None, None]
     m = np.arange(spec.m)[None, :, None]
     n = np.arange(spec.n)[None, None, :]
@@ -116,9 +145,8 @@ def plan_fixpipe(spec: FixpipeSpec) -> Plan:
     else:
         dst = _nz_dst(m, n, spec)
     shape = (spec.num, spec.m, spec.n)
-    dst = np.broadcast_to(dst, shape)
-    overlap = bool(np.unique(dst).size != dst.size)
-    return Plan.build(INSTR, 32, dst, np.broadcast_to(src, shape), info={"spec": spec, "overlap": overlap})
+    return Plan.build(INSTR, 32, np.broadcast_to(dst, shape), np.broadcast_to(src, shape),
+                      info={"spec": spec})
 
 
 def _num_names(fmt: CO2Layout) -> tuple[str, str]:
@@ -142,8 +170,9 @@ class _Geometry:
     split: bool = False  # F32 Channel Split (NZ, float -> float, GM only; checked by the callers)
 
 
-def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | None:
-    """Validate ranges and convert every stride to elements; None = NOP."""
+def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -> FixpipeSpec | None:
+    """Validate ranges and convert every stride to elements; None = NOP (`warns` gets the UserWarning a
+    zero ndNum / dnNum deserves, to repeat on every call)."""
 
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # CheckFixpipeParams*: ranges, widths
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi), CXX.format("CheckFixpipeParams"))
@@ -154,8 +183,7 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool) -> FixpipeSpec | No
     num_name = {"ND": "ndNum", "DN": "dnNum"}.get(layout)
     num = r(instr, num_name, g.num, 0, 65535) if num_name else 1
     if num == 0:
-        warnings.warn(f"{instr}: {num_name}=0 makes the call a NOP", UserWarning,
-                      stacklevel=user_stacklevel())
+        warns.append(f"{instr}: {num_name}=0 makes the call a NOP")
     if m == 0 or n == 0 or num == 0:
         return None  # NOP (doc 约束说明); the other fields are not read
     if layout == "NZ" and n % (8 if g.split else 16):
@@ -281,7 +309,39 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
             ) -> ExecReport:
     """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], intriParams)` L0C (CO1) -> GM or L1
     (doc: Fixpipe（L0C到GM数据搬运）.md, Fixpipe（L0C到L1数据搬运）.md; NZ2ND.md, NZ2NZ.md, NZ2DN.md,
-    随路量化.md)."""
+    随路量化.md).
+
+    Through the call boundary: validated once per call shape and the register state it reads (the atomic
+    type for a GM destination, FPC for a vector quantPre without cbufWorkspace); the quant vector itself
+    is data, read on every call."""
+    ws = cbuf_workspace
+    key = None
+    pk = params.key() if isinstance(params, (FixpipeParamsV220, FixpipeParamsArch3510)) else None
+    if pk is not None:
+        key = (INSTR, core.chip.key, params.__class__, pk, config.__class__, config,
+               None if ws is None else (ws.memory.name, ws.dtype.name),
+               *_operand_key(core, dst, src, _vector(params.quantPre) and ws is None))
+    prep = lookup(key, lambda: _prepared_fixpipe(core, dst, src, params, config, ws))
+    return run_call(core, prep, (dst, src, ws, _fb_operand(core, prep)))
+
+
+def _vector(v: object) -> bool:
+    """Might quantPre `v` be a vector mode (which reads the FPC register)? True when unsure."""
+    try:
+        return (QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)) in quant.VECTOR  # type: ignore[misc]
+    except (KeyError, ValueError, TypeError):
+        return True
+
+
+def _operand_key(core: Core, dst: LocalTensor, src: LocalTensor, reads_fpc: bool) -> tuple:
+    """Operands' memories and dtypes, and the registers the move reads: the atomic type (GM destinations)
+    and FPC (a vector quantPre reading the Fixpipe Buffer)."""
+    gm = dst.memory.name == "GM"
+    return (dst.memory.name, src.memory.name, dst.dtype.name, src.dtype.name,
+            core.regs.atomic if gm else None, ("FPC", core.regs.fpc_quant) if reads_fpc else None)
+
+
+def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, config, ws) -> Prepared:
     instr = INSTR
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
@@ -315,31 +375,43 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
                      CXX.format("bool field"))
     if split:
         _check_split(instr, "isChannelSplit", src, dst, fmt, to_l1, params.unitFlag, cxx=True)
-    if params.unitFlag not in (0, 2, 3):
+    if not _unit_flag_ok(params.unitFlag):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
                               "API rejects this: CheckFixpipeParamsV220Common)")
     deq = basis_on(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
                      CXX.format("uint64_t deqScalar"))
     _check_conversion(instr, mode, src.dtype, dst.dtype)
-    if cbuf_workspace is not None:
-        _check_workspace(instr, cbuf_workspace, mode)
-    spec = _spec(instr, replace(_geometry(instr, params, fmt), split=split), dst.dtype, to_l1)
-    job = _Job(instr, mode, relu, spec, fmt, to_l1)
-    notes: list[str] = []
-    words = None
-    if mode in quant.SCALAR:
-        words = np.uint64(deq)
-    elif mode in quant.VECTOR and spec is not None:
-        words = _vector_words(core, instr, spec.n, cbuf_workspace, notes)
-    _check_alignment(core, instr, dst, src, fmt, to_l1, notes)
-    if spec is None:
-        _write_registers(core, params, fmt, mode, deq)
-        return ExecReport(instr, notes=notes)
-    report = _run(core, job, dst, src, words, notes)
-    _write_registers(core, params, fmt, mode, deq)
-    if cbuf_workspace is not None:
-        _stage_workspace(core, cbuf_workspace, spec.n)
-    return report
+    if ws is not None:
+        _check_workspace(instr, ws, mode)
+    warns: list[str] = []
+    spec = _spec(instr, replace(_geometry(instr, params, fmt), split=split), dst.dtype, to_l1, warns)
+    nd = _nd_para(instr, params) if fmt == CO2Layout.ROW_MAJOR else None
+    scalar = deq if mode in quant.SCALAR else None
+
+    def commit(core: Core) -> None:  # what the C++ Fixpipe writes besides the data: ND_PARA, QUANT_PRE
+        if nd is not None:
+            core.regs.nd_para = nd
+        if scalar is not None:
+            core.regs.quant_pre = scalar
+        if ws is not None and spec is not None:
+            core.regs.fpc_quant = 0  # the staged quant vector (CopyDeqTensorToFbuf)
+
+    return _engine(core, _Job(instr, mode, relu, spec, fmt, to_l1), dst, src, scalar, ws is not None, warns,
+                   commit)
+
+
+def _unit_flag_ok(v: object) -> bool:
+    """unitFlag is 0, 2 or 3 (an integer; anything else, arrays included, is refused by the caller)."""
+    return isinstance(v, (int, np.integer)) and int(v) in (0, 2, 3)
+
+
+def _nd_para(instr: str, params) -> tuple[int, int, int]:
+    """ND_PARA as the call writes it (ndNum, srcNdStride, dstNdStride of the ROW_MAJOR params)."""
+    sub = params.params if isinstance(params, FixpipeParamsArch3510) else params
+    sub = sub or Nz2NdParams()
+    cxx = CXX.format("uint32_t ND_PARA field")
+    return tuple(basis_on(lambda n=n: checks.in_range(instr, n, getattr(sub, n), 0, U32), cxx)  # type: ignore
+                 for n in ("ndNum", "srcNdStride", "dstNdStride"))
 
 
 def _operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
@@ -390,8 +462,8 @@ DOC_SPLIT = ("the doc page forbids this: F32-Channel-Split.md 特性约束 \"{} 
 
 
 def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
-    """cbufWorkspace: LocalTensor<uint64_t> in L1 (C1), 32-B aligned, with a vector quantPre (表2
-    cbufWorkspace; kernel_operator_mm_check.h CheckFixpipeWorkspace)."""
+    """cbufWorkspace: LocalTensor<uint64_t> in L1 (C1), 32-B aligned (a placement check), with a vector
+    quantPre (表2 cbufWorkspace; kernel_operator_mm_check.h CheckFixpipeWorkspace)."""
     if mode not in quant.VECTOR:
         raise ParamRangeError(f"{instr}: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8 when cbufWorkspace "
                               f"is given, but got {mode.name} (the C++ API rejects this: "
@@ -401,72 +473,23 @@ def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
     if ws.dtype.name != "uint64_t":
         raise UnsupportedError(f"{instr}: cbufWorkspace must be a LocalTensor<uint64_t>, but got "
                                f"{ws.dtype.name} (the C++ API rejects this: S must be uint64_t)")
-    basis_on(lambda: checks.aligned(instr, "cbufWorkspace (L1)", ws, 32),
-               DOC.format("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\""))
 
 
-def _check_alignment(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, fmt: CO2Layout, to_l1: bool,
-                     notes: list[str]) -> None:
-    basis_on(lambda: checks.aligned(instr, "src (L0C)", src, 64), CXX.format("CheckFixpipeParams "
-                                                                               "L0C_SRC_ALIGN"))
-    if to_l1:
-        basis_on(lambda: checks.aligned(instr, f"dst ({fmt.name} in L1)", dst, 32),
-                   CXX.format("CheckFixpipeL0C2L1Param"))
-    elif fmt == CO2Layout.NZ:
-        basis_on(lambda: checks.aligned(instr, "dst (NZ in GM)", dst, 32),
-                   "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 "
-                   "\"NZ地址需满足32字节对齐\"; ascsim reading: divergence C9")
-    elif fmt == CO2Layout.COLUMN_MAJOR and dst.offset % 32:
+def _aligns(job: _Job) -> tuple:
+    """The placement's alignment checks: operand 0 = dst, 1 = src (L0C), 2 = cbufWorkspace."""
+    out: list[tuple] = [(1, 64, "src (L0C)", CXX.format("CheckFixpipeParams L0C_SRC_ALIGN"))]
+    if job.to_l1:
+        out.append((0, 32, f"dst ({job.fmt.name} in L1)", CXX.format("CheckFixpipeL0C2L1Param")))
+    elif job.fmt == CO2Layout.NZ:
+        out.append((0, 32, "dst (NZ in GM)", "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 "
+                                             "\"NZ地址需满足32字节对齐\"; ascsim reading: divergence C9"))
+    elif job.fmt == CO2Layout.COLUMN_MAJOR:
         # Behaviour 4: an NCHW conv output written at cout*HoWo + h*Wo + w. The 3510 C++ API checks only L1 /
         # UB destinations (CheckFixpipeL0C2L1Param / L0C2UB), and shipped 950 conv kernels do this.
-        notes.append("C9")
-        doc_conflict(instr, "Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"; the GM "
-                            f"address is 0x{dst.offset:x}", "C9", core.strict)
-
-
-def _vector_words(core: Core, instr: str, n: int, ws: LocalTensor | None, notes: list[str]) -> np.ndarray:
-    """The n per-column quantisation words: from cbufWorkspace (L1), or from the Fixpipe Buffer at FPC."""
-    if ws is not None:
-        src, start, what = ws.memory, ws.offset, "cbufWorkspace"
-    else:
-        fpc = core.regs.fpc_quant
-        if fpc is None:
-            report_hazards([f"{instr}: a vector quantPre reads the quant tensor at the FPC address, but "
-                            "SetFixPipeConfig was never called; reading the Fixpipe Buffer from address 0 "
-                            "(ascsim reading: divergence C18)"], core.strict)
-            notes.append("C18")
-            fpc = 0
-        src, start, what = core.memory("FB"), fpc, "the Fixpipe Buffer (FPC)"
-    src.check_range(start, n * 8, f"{instr}: quant tensor in {what}")
-    words = src.data[start : start + n * 8].view("<u8").astype(np.uint64)
-    quant.check_words(instr, QuantMode_t.VREQ8, words, core.chip.arch == "2201", what)
-    return words
-
-
-def _stage_workspace(core: Core, ws: LocalTensor, n: int) -> None:
-    """The C++ vector-quant overload copies the workspace to FB address 0 in chunks (GenFixpipeTiling: n up
-    to 256 columns at once on 2201 / 1024 on 3510, else 128 / 512) and points FPC there; FB keeps the last
-    chunk (CopyDeqTensorToFbuf)."""
-    limit = FB_QUANT_LIMIT.get(core.chip.key, 256)
-    chunk = n if n <= limit else limit // 2
-    last = (n - 1) // chunk
-    cols = n - last * chunk
-    nbytes = cdiv(cols * 8, 128) * 128
-    fb = core.memory("FB")
-    fb.check_range(0, nbytes, f"{INSTR}: quant chunk staged in the Fixpipe Buffer")
-    start = ws.offset + last * chunk * 8
-    fb.data[:nbytes] = ws.memory.data[start : start + nbytes]
-    core.regs.fpc_quant = 0
-
-
-def _write_registers(core: Core, params, fmt: CO2Layout, mode: QuantMode_t, deq: int) -> None:
-    """What the C++ Fixpipe writes besides the data: ND_PARA / LOOP3_PARA and QUANT_PRE."""
-    if fmt == CO2Layout.ROW_MAJOR:
-        sub = params.params if isinstance(params, FixpipeParamsArch3510) else params
-        sub = sub or Nz2NdParams()
-        core.regs.nd_para = (int(sub.ndNum), int(sub.srcNdStride), int(sub.dstNdStride))
-    if mode in quant.SCALAR:
-        core.regs.quant_pre = deq
+        out.append((0, 32, "GM", ("Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"", "C9")))
+    out.append((2, 32, "cbufWorkspace (L1)",
+                DOC.format("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\"")))
+    return tuple(out)
 
 
 # ==================================================================================================
@@ -484,56 +507,210 @@ class _Job:
     to_l1: bool
 
 
-def _run(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, words, notes: list[str]) -> ExecReport:
-    """Check extents, convert every element, apply the atomic add, scatter. Nothing is written before all
-    checks passed."""
+def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: int | None, staged: bool,
+            warns: list[str], commit) -> Prepared:
+    """The prepared move: value checks that depend on the call shape and the registers it reads (matrix
+    overlap, the scalar word, the atomic type), the extents (arithmetic), the quant vector's source (the
+    workspace, or the Fixpipe Buffer at FPC: operand 3, which `_fb_operand` builds), and the executor."""
     spec, instr = job.spec, job.instr
-    ddt = dst.dtype
-    dbytes = ddt.bits // 8
-    dst.memory.check_range(dst.offset, (spec.dst_last() + 1) * dbytes, f"{instr}: destination")
-    plan = plan_fixpipe(spec)
-    if plan.info["overlap"]:
+    warn: list = [partial(_user_warning, w) for w in warns]
+    notes: list[str] = []
+    aligns = _aligns(job)
+    vector = job.mode in quant.VECTOR
+    fpc = 0
+    if vector and not staged:
+        fpc = core.regs.fpc_quant
+        if fpc is None:
+            warn.append(partial(_hazard, f"{instr}: a vector quantPre reads the quant tensor at the FPC "
+                                "address, but SetFixPipeConfig was never called; reading the Fixpipe Buffer "
+                                "from address 0 (ascsim reading: divergence C18)"))
+            notes.append("C18")
+            fpc = 0
+    if spec is None:
+        return Prepared(instr, aligns=aligns, warnings=warn, notes=notes, commit=commit)
+    if spec.overlapping():
         raise OverlapError(f"{instr}: {_num_names(job.fmt)[1]} must keep the {spec.num} destination matrices "
                            f"apart (the doc page forbids this: 约束说明 \"目标数据不能有重叠\"), but got "
                            f"{spec.dst_mat} elements")
-    if words is not None and job.mode in quant.SCALAR:
-        quant.check_words(instr, job.mode, np.asarray([words]), core.chip.arch == "2201", "deqScalar")
-    dst_end = (int(plan.dst.max()) + 1) * dbytes
-    hazards = check_plan(replace(plan, dst_end=dst_end), dst, src, core.strict)
+    ddt = dst.dtype
+    dbytes = ddt.bits // 8
+    if scalar is not None:
+        quant.check_words(instr, job.mode, np.asarray([scalar], dtype=np.uint64), core.chip.arch == "2201",
+                          "deqScalar")
     atomic = core.regs.atomic if dst.memory.name == "GM" else None
     if atomic is not None and atomic != ddt.name:
         raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
                                f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
                                "ascsim reading: divergence C20)")
-    if words is not None and job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT:
-        hazards += _sign_hazards(instr, words, ddt, core.strict)
-    raw = src.memory.data[src.offset : src.offset + plan.src_end].view("<u4")[plan.src]
-    col_words = None
-    if words is not None:
-        col_words = np.broadcast_to(np.asarray(words, dtype=np.uint64), (spec.n,))
-        col_words = np.tile(col_words, spec.num * spec.m)
-    out = quant.convert(job.mode, src.dtype, ddt, raw, col_words, job.relu)
-    view = dst.memory.data[dst.offset : dst.offset + dst_end].view(f"<u{dbytes}")
+    b8 = job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT
+    fields = None
+    if scalar is not None:
+        fields = quant.word_fields(np.uint64(scalar))
+        sign = _sign_hazard(instr, np.uint64(scalar), ddt) if b8 else None
+        if sign:
+            warn.append(partial(_hazard, sign))
     if atomic is not None:
-        out = _atomic_add(ddt, view[plan.dst], out)
         notes.append("C20")
-    view[plan.dst] = out
-    return ExecReport(instr, bytes_written=plan.dst.size * dbytes, bytes_read=plan.src.size * 4,
-                      hazards=hazards, plan=plan, notes=notes).on(dst, src)
+    elements = spec.num * spec.m * spec.n
+    extents = [Extent(0, 0, (spec.dst_last() + 1) * dbytes, True, "destination"),
+               Extent(1, 0, (spec.src_last() + 1) * 4, False, "source")]
+    fb = None
+    if vector and not staged:  # operand 3: the quant vector in the Fixpipe Buffer at FPC
+        extents.append(Extent(3, 0, spec.n * 8, False, "quant tensor in the Fixpipe Buffer (FPC)"))
+        fb = (fpc, spec.n * 8)
+    elif staged:
+        # the workspace's vector, then its last chunk copied to FB address 0 in whole 128-B bursts (dav_c220
+        # kernel_operator_fixpipe_impl.h CopyDeqTensorToFbuf: deqDataSize = DivCeil(calNSize * 8, 128) *
+        # 128), so a workspace of n words with n % 16 != 0 is read past its end (a hazard, not an error)
+        start, nbytes = _chunk(core, spec.n)
+        extents += [Extent(2, 0, max(spec.n * 8, start + nbytes), False, "quant tensor in cbufWorkspace"),
+                    Extent(3, 0, nbytes, True, "quant chunk staged in the Fixpipe Buffer")]
+        fb = (0, nbytes)
+    return Prepared(instr, _Call(spec, fb), planner=partial(plan_fixpipe, spec), aligns=aligns, warnings=warn,
+                    notes=notes, commit=commit, extents=extents,
+                    run=partial(_run, job, scalar, fields, atomic, staged, b8),
+                    counts=(elements * dbytes, elements * 4, 0))
 
 
-def _sign_hazards(instr: str, words, ddt: DType, strict: bool) -> list[str]:
+def _user_warning(msg: str, core: Core) -> list[str]:
+    warnings.warn(msg, UserWarning, stacklevel=user_stacklevel())
+    return []
+
+
+def _hazard(msg: str, core: Core) -> list[str]:
+    report_hazards([msg], core.strict)
+    return [msg]
+
+
+class _Call(NamedTuple):
+    """A prepared Fixpipe / DataCopy CO1: its geometry, and the Fixpipe Buffer bytes it reads or stages
+    ((first byte, bytes), or None)."""
+
+    geometry: FixpipeSpec
+    fb: tuple[int, int] | None
+
+
+def _fb_operand(core: Core, prep: Prepared) -> LocalTensor | None:
+    """Operand 3: the Fixpipe Buffer region the call reads (a vector quantPre at FPC) or stages into (the
+    cbufWorkspace overload), sized to fit the buffer so that its extent check names any overrun."""
+    fb = None if prep.spec is None else prep.spec.fb
+    if fb is None:
+        return None
+    mem = core.memory("FB")
+    off = min(fb[0], mem.size)
+    return LocalTensor(mem, "C2PIPE2GM", off, "uint64_t", max(0, min(fb[1], mem.size - off)) // 8)
+
+
+def _chunk(core: Core, n: int) -> tuple[int, int]:
+    """(workspace byte, bytes) of the quant chunk the C++ vector-quant overload leaves in FB at address 0:
+    it copies the workspace in chunks (GenFixpipeTiling: n up to 256 columns at once on 2201 / 1024 on
+    3510, else 128 / 512) and FB keeps the last one (CopyDeqTensorToFbuf)."""
+    limit = FB_QUANT_LIMIT.get(core.chip.key, 256)
+    chunk = n if n <= limit else limit // 2
+    last = (n - 1) // chunk
+    return last * chunk * 8, cdiv((n - last * chunk) * 8, 128) * 128
+
+
+def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic: str | None, staged: bool,
+         b8: bool, core: Core, ops) -> tuple[int, int, int, list[str]] | None:
+    """Gather the L0C matrix through strided views, convert every element, apply the atomic add, store
+    through strided views of the destination layout. The quant vector's checks run before any write."""
+    spec = job.spec
+    assert spec is not None
+    dst, src = ops[0], ops[1]
+    ddt = dst.dtype
+    hz: list[str] = []
+    words = None if scalar is None else np.uint64(scalar)
+    if job.mode in quant.VECTOR:
+        qt = ops[2] if staged else ops[3]
+        words = qt.memory.data[qt.offset : qt.offset + spec.n * 8].view("<u8").copy()
+        what = "cbufWorkspace" if staged else "the Fixpipe Buffer (FPC)"
+        quant.check_words(job.instr, QuantMode_t.VREQ8, words, core.chip.arch == "2201", what)
+        sign = _sign_hazard(job.instr, words, ddt) if b8 else None
+        if sign:
+            hz = _hazard(sign, core)
+    raw = _gather_l0c(spec, src)
+    if raw.ndim == 4 and words is not None and words.ndim:  # one word per column, in (block, 16) order too
+        words = words.reshape(raw.shape[2:])
+    out = quant.convert(job.mode, src.dtype, ddt, raw, words, job.relu, fields).reshape(spec.num, spec.m,
+                                                                                      spec.n)
+    views = _dst_views(spec, dst)
+    for v, part in zip(views, _parts(spec, out), strict=True):
+        if atomic is not None:
+            part = _atomic_add(ddt, v.copy(), part)
+        v[...] = part
+    if staged:
+        fb = ops[3]
+        start, nbytes = _chunk(core, spec.n)
+        s0 = ops[2].offset + start
+        fb.memory.data[: nbytes] = ops[2].memory.data[s0 : s0 + nbytes]
+    return (*_counts(spec, ddt), hz) if hz else None
+
+
+def _counts(spec: FixpipeSpec, ddt: DType) -> tuple[int, int, int]:
+    n = spec.num * spec.m * spec.n
+    return n * ddt.bits // 8, n * 4, 0
+
+
+def _gather_l0c(spec: FixpipeSpec, src: LocalTensor) -> np.ndarray:
+    """The L0C codes (uint32) of element (h, r, c) at h*srcMat + (c//16)*srcCol + r*srcRow + c%16: with
+    whole 16-column blocks a (num, m, n/16, 16) view of L0C (the conversion copies it once), else a
+    (num, m, n) copy read block by block (the last one partial)."""
+    full, rem = divmod(spec.n, 16)
+    st = (spec.src_mat * 4, spec.src_row * 4, spec.src_col * 4, 4)
+    if not rem:
+        return strided(src.memory, src.offset, (spec.num, spec.m, full, 16), st, "<u4")
+    buf = np.empty((spec.num, spec.m, full + 1, 16), np.uint32)
+    if full:
+        buf[:, :, :full] = strided(src.memory, src.offset, (spec.num, spec.m, full, 16), st, "<u4")
+    buf[:, :, full, :rem] = strided(src.memory, src.offset + full * st[2], (spec.num, spec.m, rem),
+                                    (st[0], st[1], 4), "<u4")
+    return buf.reshape(spec.num, spec.m, -1)[:, :, : spec.n]
+
+
+def _dst_views(spec: FixpipeSpec, dst: LocalTensor) -> list[np.ndarray]:
+    """Writable views of the destination in the layout's order: ND (h, m, n) rows, DN (h, m, n) columns,
+    NZ (m, blocks, width) fractals (8-bit outputs: merged 16x32 fractals, then an odd last 16 columns; F32
+    Channel Split: 16x8 fractals)."""
+    e = dst.dtype.bits // 8
+    dt, mem, o = f"<u{e}", dst.memory, dst.offset
+    shape = (spec.num, spec.m, spec.n)
+    if spec.layout == "ND":
+        return [strided(mem, o, shape, (spec.dst_mat * e, spec.dst_stride * e, e), dt)]
+    if spec.layout == "DN":
+        return [strided(mem, o, shape, (spec.dst_mat * e, e, spec.dst_stride * e), dt)]
+    if spec.split or not spec.merged:  # 16x8 (F32 Channel Split) or 16x16 fractals
+        w = 8 if spec.split else 16
+        return [strided(mem, o, (spec.m, spec.n // w, w), (w * e, spec.dst_stride * e, e), dt)]
+    views = [strided(mem, o, (spec.m, spec.merged // 32, 32), (32 * e, spec.dst_stride * e, e), dt)]
+    if spec.n > spec.merged:
+        views.append(strided(mem, o + spec.merged // 32 * spec.dst_stride * e, (spec.m, 16), (16 * e, e), dt))
+    return views
+
+
+def _parts(spec: FixpipeSpec, out: np.ndarray) -> list[np.ndarray]:
+    """`out` (num, m, n) cut to the shapes of `_dst_views`."""
+    if spec.layout != "NZ":
+        return [out]
+    mat = out[0]
+    if spec.split or not spec.merged:
+        w = 8 if spec.split else 16
+        return [mat.reshape(spec.m, spec.n // w, w)]
+    parts = [mat[:, : spec.merged].reshape(spec.m, spec.merged // 32, 32)]
+    if spec.n > spec.merged:
+        parts.append(mat[:, spec.merged :])
+    return parts
+
+
+def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
     """Sign (bit 46) picks int8 or uint8 saturation; a word that disagrees with the destination type still
     runs as the bit says (the hardware reads only the bit) but is almost surely a mistake."""
-    signed = quant.sign_bit(np.asarray(words, dtype=np.uint64))
     want = ddt.name == "int8_t"
-    bad = signed != want
-    if not np.any(bad):
-        return []
-    hz = [f"{instr}: Sign (bit 46 of the quantisation word) says {'int8' if not want else 'uint8'} but the "
-          f"destination is {ddt.name}; the result saturates as the bit says (ascsim reading: divergence C16)"]
-    report_hazards(hz, strict)
-    return hz
+    if not np.any(quant.sign_bit(np.asarray(words, dtype=np.uint64)) != want):
+        return None
+    return (f"{instr}: Sign (bit 46 of the quantisation word) says {'int8' if not want else 'uint8'} but the "
+            f"destination is {ddt.name}; the result saturates as the bit says (ascsim reading: divergence "
+            "C16)")
 
 
 def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
@@ -559,7 +736,18 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     """`DataCopy(dst, src, DataCopyCO12DstParams)` CO1 -> GM / L1 (doc: DataCopy（L0C到GM数据搬运）.md,
     DataCopy（L0C到L1数据搬运）.md): NZ2ND from ND_PARA (SetFixpipeNz2ndFlag), scalar quantisation from
     QUANT_PRE (SetFixpipePreQuantFlag), vector quantisation from the Fixpipe Buffer at FPC
-    (SetFixPipeConfig)."""
+    (SetFixPipeConfig). The prepared-call key holds those registers when the call reads them."""
+    pk = p.key() if p.__class__ is DataCopyCO12DstParams else None
+    key = None
+    if pk is not None:
+        r = core.regs
+        key = ("DataCopyCO1", core.chip.key, pk, r.nd_para if p.nz2ndEn else None, r.quant_pre,
+               *_operand_key(core, dst, src, _vector(p.quantPre)))
+    prep = lookup(key, lambda: _prepared_l0c(core, dst, src, p))
+    return run_call(core, prep, (dst, src, None, _fb_operand(core, prep)))
+
+
+def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> Prepared:
     instr = "DataCopy"
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
@@ -576,7 +764,7 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
         if getattr(p, name):
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
                                         "implemented in ascsim")
-    if p.unitFlag not in (0, 2, 3):
+    if not _unit_flag_ok(p.unitFlag):
         raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r} (the doc page "
                               "forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: divergence "
                               "C25)")
@@ -593,17 +781,10 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     # it into elements (dstStride * ONE_BLK_SIZE / sizeof(T)) unless nz2ndEn, as the 2201 instruction reads it
     g = _Geometry(fmt, p.nSize, p.mSize, p.srcStride, p.dstStride, nd_num, src_nd, dst_nd,
                   arch3510=chip.key == "ascend950" and nz2nd, split=split)
-    spec = _spec(instr, g, dst.dtype, to_l1)
-    notes: list[str] = []
-    words = None
-    if mode in quant.SCALAR:
-        words = np.uint64(core.regs.quant_pre)
-    elif mode in quant.VECTOR and spec is not None:
-        words = _vector_words(core, instr, spec.n, None, notes)
-    _check_alignment(core, instr, dst, src, fmt, to_l1, notes)
-    if spec is None:
-        return ExecReport(instr, notes=notes)
-    return _run(core, _Job(instr, mode, relu, spec, fmt, to_l1), dst, src, words, notes)
+    warns: list[str] = []
+    spec = _spec(instr, g, dst.dtype, to_l1, warns)
+    scalar = core.regs.quant_pre if mode in quant.SCALAR else None
+    return _engine(core, _Job(instr, mode, relu, spec, fmt, to_l1), dst, src, scalar, False, warns, None)
 
 
 # ==================================================================================================

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from ..errors import (
 from ..layouts import R0
 from ..memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import ExecReport, Plan, UnitPlan, report_hazards, user_stacklevel
+from ..plan import PLANS, ExecReport, Plan, UnitPlan, report_hazards, user_stacklevel
 from . import load_data_overload
 
 FRACTAL_BYTES = 512
@@ -73,12 +73,6 @@ def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTen
     return s, d
 
 
-def check_extent(instr: str, t: LocalTensor, last_fractal: int, what: str) -> None:
-    """Physical bounds of the fractals an instruction touches, checked before a (possibly large) plan
-    is built; `execute` repeats the check on the plan itself."""
-    t.memory.check_range(t.offset, (last_fractal + 1) * FRACTAL_BYTES, f"{instr}: {what}")
-
-
 # -- v1: LoadData2DParams -------------------------------------------------------------------------------
 
 
@@ -102,9 +96,13 @@ class Load2DSpec:
         return np.arange(self.repeatTimes) * (self.dstGap + 1)
 
 
-@lru_cache(maxsize=512)
 def plan_load2d(spec: Load2DSpec, instr: str = "LoadData2D") -> Plan:
-    """Fractal copy loop of CONCEPTS §4.1; ifTranspose swaps row and column inside each 16x16 block."""
+    """Fractal copy loop of CONCEPTS §4.1; ifTranspose swaps row and column inside each 16x16 block
+    (element provenance, kept in the byte-capped `PLANS`)."""
+    return PLANS.memo(("load2d", spec, instr), lambda: _plan_load2d(spec, instr))
+
+
+def _plan_load2d(spec: Load2DSpec, instr: str) -> Plan:
     n = fractal_elems(spec.bits)
     e = np.arange(n)
     inner = (e % R0) * R0 + e // R0 if spec.transpose else e  # dst (r, c) <- src (c, r)
@@ -292,10 +290,13 @@ class Load2DV2Spec:
         return (cols - 1) * self.dstStride + rows - 1
 
 
-@lru_cache(maxsize=512)
 def plan_load2d_v2(spec: Load2DV2Spec, instr: str = "LoadData2Dv2") -> Plan:
     """Nz window copy (CONCEPTS §4.2). Program order: destination fractal column by column, so with
     dstStride smaller than the column height the next column overwrites the overflow (§9 Q13 (b))."""
+    return PLANS.memo(("load2d_v2", spec, instr), lambda: _plan_load2d_v2(spec, instr))
+
+
+def _plan_load2d_v2(spec: Load2DV2Spec, instr: str) -> Plan:
     c0, n = spec.c0, fractal_elems(spec.bits)
     e = np.arange(n)
     if not spec.transpose:
@@ -383,21 +384,6 @@ def validate_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTe
     if m_step == 0 or k_step == 0:  # "mStep和kStep为0时...被视为NOP"
         return None
     return Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)
-
-
-def prepare_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
-               src_dtype_name: str | None = None) -> Plan | None:
-    """`validate_v2` plus this placement's alignment and extents; the element plan, or None for a NOP
-    (Load2DMX's data half)."""
-    spec = validate_v2(core, instr, api, dst, src, v, src_dtype_name)
-    s_mem, d_mem = src.memory.name, dst.memory.name
-    checks.aligned(instr, f"src ({s_mem})", src, SRC_ALIGN[s_mem])
-    checks.aligned(instr, f"dst ({d_mem})", dst, DST_ALIGN[d_mem])
-    if spec is None:
-        return None
-    check_extent(instr, dst, spec.dst_last_fractal(), "destination")
-    check_extent(instr, src, spec.src_last_fractal(), "source")
-    return plan_load2d_v2(spec, instr)
 
 
 def _units_v2(spec: Load2DV2Spec, instr: str) -> UnitPlan:

@@ -12,18 +12,16 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from .. import checks
-from ..boundary import Extent
+from ..boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
 from ..core import Core
 from ..errors import (
-    HazardWarning,
     UnsupportedError,
     cpp_rejects,
     with_basis,
@@ -32,8 +30,16 @@ from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
-from ..plan import ExecReport, Plan, check_plan, execute
-from .load2d import prepare_v2
+from ..plan import PLANS, ExecReport, Plan, run_units
+from .load2d import (
+    DST_ALIGN,
+    FRACTAL_BYTES,
+    SRC_ALIGN,
+    Load2DV2Spec,
+    _units_v2,
+    plan_load2d_v2,
+    validate_v2,
+)
 from .mmad import VARIANTS, MmadSpec, decode_codes, reader, region
 from .mmad import call as mmad_call
 
@@ -59,9 +65,13 @@ class MxScaleSpec:
     dstStride: int
 
 
-@lru_cache(maxsize=256)
 def plan_mx_scales(spec: MxScaleSpec) -> Plan:
-    """32-B scale units, x (M or N fractals) outer, y (K pairs) inner (CONCEPTS §7 scale copy)."""
+    """32-B scale units, x (M or N fractals) outer, y (K pairs) inner (CONCEPTS §7 scale copy). Element
+    provenance for explain/draw, built on demand (`PLANS`); execution copies the units directly."""
+    return PLANS.memo(("mx_scales", spec), lambda: _plan_mx_scales(spec))
+
+
+def _plan_mx_scales(spec: MxScaleSpec) -> Plan:
     x, y, b = np.meshgrid(np.arange(spec.xStep), np.arange(spec.yStep), np.arange(SCALE_UNIT), indexing="ij")
     dst = (x * spec.dstStride + y) * SCALE_UNIT + b
     src = ((spec.xStart + x) * spec.srcStride + spec.yStart + y) * SCALE_UNIT + b
@@ -105,7 +115,6 @@ def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
     checks.position(instr, "srcMx", src_mx, ("L1",), checks.PHYSICAL_POSITION)
     checks.position(instr, "dst", dst, ("L0A", "L0B"), checks.PHYSICAL_POSITION)
     core.chip.check("Load2DMX", "fp8_e8m0_t", "L1", dst.memory.name + "_MX", instr=instr)
-    checks.aligned(instr, "srcMx (L1)", src_mx, 32, checks.ALIGNMENT)
 
 
 def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
@@ -114,9 +123,22 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
 
     The data half and the scale half are each a NOP when their own steps are 0 (CONCEPTS §9 Q27:
     the doc calls xStep/yStep = 0 a NOP of the interface, but the official sample relies on the data
-    half still running). Everything is validated before either half writes.
+    half still running). Everything is validated before either half writes (the call boundary: the
+    scale destination, at the L0A/L0B address / 16, is a fourth operand).
     """
     instr = "Load2DMX"
+    pk = params.key() if params.__class__ is LoadData2DParamsV2 else None
+    mk = mx_params.key() if mx_params.__class__ is LoadData2DMxParams else None
+    key = None if pk is None or mk is None else (
+        instr, core.chip.key, dst.memory.name, src.memory.name, src_mx.memory.name, dst.dtype.name,
+        src.dtype.name, src_mx.dtype.name, pk, mk)
+    prep = lookup(key, lambda: _prepared_mx(core, instr, dst, src, src_mx, params, mx_params))
+    # operand 3: the scale region of this L0A / L0B destination (address / 16)
+    return run_call(core, prep, (dst, src, src_mx, None if prep.run is None else mx_tensor(core, dst)))
+
+
+def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
+                 params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> Prepared:
     core.chip.check("Load2DMX", instr=instr)
     _check_types(core, instr, dst, src, src_mx)
     f = checks.field  # kernel_struct_mm.h LoadData2DMxParams member types
@@ -128,21 +150,54 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
         f(instr, "srcStride", mx_params.srcStride, 16, ctype="uint16_t"),
         f(instr, "dstStride", mx_params.dstStride, 16, ctype="uint16_t"),
     )
-    data_plan = prepare_v2(core, instr, "Load2DMX", dst, src, params.as_dict(), src_dtype_name=src.dtype.name)
-    mx_dst = mx_tensor(core, dst)
-    scale_plan = plan_mx_scales(spec) if spec.xStep and spec.yStep else None
-    jobs = [(p, d, s) for p, d, s in ((data_plan, dst, src), (scale_plan, mx_dst, src_mx)) if p is not None]
-    with warnings.catch_warnings():  # pre-check both plans (bounds; hazards when strict), then write
-        warnings.simplefilter("ignore", HazardWarning)
-        for p, d, s in jobs:
-            check_plan(p, d, s, core.strict)
-    out = ExecReport(instr, plan=data_plan).on(dst, src)  # the data move is what explain/draw show
-    for p, d, s in jobs:
-        rep = execute(p, d, s, 0, core.strict, 0)
-        out.bytes_written += rep.bytes_written
-        out.bytes_read += rep.bytes_read
-        out.hazards += rep.hazards
-    return out
+    data = validate_v2(core, instr, "Load2DMX", dst, src, params.as_dict(), src_dtype_name=src.dtype.name)
+    s_mem, d_mem = src.memory.name, dst.memory.name
+    aligns = ((2, 32, "srcMx (L1)"), (1, SRC_ALIGN[s_mem], f"src ({s_mem})"),
+              (0, DST_ALIGN[d_mem], f"dst ({d_mem})"))
+    scales = spec if spec.xStep and spec.yStep else None
+    if data is None and scales is None:
+        return Prepared(instr, aligns=aligns)
+    extents: list[Extent] = []
+    written = 0
+    if data is not None:
+        n_dst = data.dst_last_fractal() + 1
+        src_lo = data.kStart * data.srcStride + data.mStart
+        extents += [Extent(0, 0, n_dst * FRACTAL_BYTES, True, "destination"),
+                    Extent(1, src_lo * FRACTAL_BYTES, (data.src_last_fractal() + 1) * FRACTAL_BYTES, False,
+                           "source")]
+        written += data.mStep * data.kStep * FRACTAL_BYTES
+    if scales is not None:
+        last_x = scales.xStep - 1
+        extents += [Extent(3, 0, (last_x * scales.dstStride + scales.yStep) * SCALE_UNIT, True,
+                           f"destination ({d_mem}_MX scales)"),
+                    Extent(2, (scales.xStart * scales.srcStride + scales.yStart) * SCALE_UNIT,
+                           ((scales.xStart + last_x) * scales.srcStride + scales.yStart + scales.yStep)
+                           * SCALE_UNIT, False, "srcMx")]
+        written += scales.xStep * scales.yStep * SCALE_UNIT
+    prep = Prepared(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
+                    # the data half's gather: built on its first execution, charged to CALLS
+                    units=None if data is None or not data.transpose else partial(_units_v2, data, instr),
+                    # the data move is what explain/draw show (the scales are its second part)
+                    planner=None if data is None else partial(plan_load2d_v2, data, instr))
+    prep.run = partial(_run_mx, prep, data, scales)  # (it reads the prepared call's lazily built units)
+    prep.nbytes = RUN_CALL_BYTES  # charged as a run_call prepared call
+    return prep
+
+
+def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: Core, ops) -> None:
+    dst, src = ops[0], ops[1]
+    if data is not None and data.transpose:  # the squares' element moves, as one gather
+        run_units(prep.units(), dst, src)
+    elif data is not None:  # column kk: mStep whole fractals, columns dstStride fractals apart, in order
+        f = FRACTAL_BYTES
+        copy_blocks(dst.memory, dst.offset, data.dstStride * f, src.memory,
+                    src.offset + (data.kStart * data.srcStride + data.mStart) * f, data.srcStride * f,
+                    data.kStep, data.mStep * f)
+    if scales is not None:  # rows of yStep units every dstStride units (later rows win where they overlap)
+        src_mx, mx_dst = ops[2], ops[3]
+        copy_blocks(mx_dst.memory, mx_dst.offset, scales.dstStride * SCALE_UNIT, src_mx.memory,
+                    src_mx.offset + (scales.xStart * scales.srcStride + scales.yStart) * SCALE_UNIT,
+                    scales.srcStride * SCALE_UNIT, scales.xStep, scales.yStep * SCALE_UNIT)
 
 
 # -- MmadMx --------------------------------------------------------------------------------------------

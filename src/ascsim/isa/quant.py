@@ -24,6 +24,7 @@ column of C (Quant_PRE_ADDR[i], i the column index), the others one word for the
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -99,12 +100,46 @@ def check_words(instr: str, mode: QuantMode_t, words: np.ndarray, arch2201: bool
 # -- the conversions ---------------------------------------------------------------------------------------
 
 
+class WordFields(NamedTuple):
+    """What the 8-bit and half conversions read of the quantisation word(s), as float32 arrays: M1, the
+    offset, and the saturation bounds of the offset result. The two saturations of the golden steps —
+    clip to the s9 range [-256, 255], add the offset, clip to [lo, hi] = int8 / uint8 by Sign — are one
+    clip of (value + offset) to [max(offset - 256, lo), min(offset + 255, hi)]; where those two intervals
+    do not meet (a uint8 result with offset -256), every value lands on the same bound."""
+
+    scale: np.ndarray
+    offset: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    finite: bool  # every M1 finite: an int32 input then never gives a NaN product
+    cast: str  # the narrowest exact cast of the result (int8 / uint8 when every bound allows, else int16)
+
+
+def word_fields(words: np.ndarray) -> WordFields:
+    """The fields of one word (a scalar) or one word per column (shape (n,))."""
+    w = np.asarray(words, dtype=np.uint64)
+    off = offset9(w)
+    signed = sign_bit(w)
+    lo8, hi8 = np.where(signed, -128, 0), np.where(signed, 127, 255)
+    lo, hi = np.maximum(off - 256, lo8), np.minimum(off + 255, hi8)
+    apart = lo > hi
+    if apart.any():
+        bound = np.where(off + 255 < lo8, lo8, hi8)
+        lo, hi = np.where(apart, bound, lo), np.where(apart, bound, hi)
+    scale = m1(w)
+    cast = "int8" if lo.min() >= -128 and hi.max() <= 127 else "uint8" if lo.min() >= 0 else "int16"
+    return WordFields(scale, off.astype(np.float32), lo.astype(np.float32), hi.astype(np.float32),
+                      bool(np.isfinite(scale).all()), cast)
+
+
 def convert(mode: QuantMode_t, src: DType, dst: DType, raw: np.ndarray, words: np.ndarray | None,
-            relu: bool) -> np.ndarray:
+            relu: bool, fields: WordFields | None = None) -> np.ndarray:
     """L0C raw codes (float32 / int32 bits, any shape) -> destination raw codes.
 
     `words` holds the quantisation word(s) broadcastable against `raw` (one per column for the V modes:
-    shape (n,) for raw of shape (..., n)); unused by NoQuant and the casts."""
+    shape (n,) for raw of shape (..., n)); unused by NoQuant and the casts. `fields` = `word_fields(words)`
+    when the caller has them already (a Fixpipe's scalar word, once per call shape): a one-fractal call
+    runs this on every call, so it is a handful of whole-array ufuncs."""
     x = raw.view(np.float32) if src.name == "float" else raw.view(np.int32)
     if mode == QuantMode_t.NoQuant:
         if relu:  # Normal ReLU y = max(0, x) (随路ReLU.md); NaN stays NaN
@@ -114,21 +149,25 @@ def convert(mode: QuantMode_t, src: DType, dst: DType, raw: np.ndarray, words: n
         if relu:
             x = np.where(x < 0, np.float32(0), x)
         return to_raw(dst, x.astype(np.float64))  # CAST_RINT; overflow -> inf (non-saturating, C6)
-    assert words is not None
-    w = np.asarray(words, dtype=np.uint64)
+    f = fields if fields is not None else word_fields(np.asarray(words, dtype=np.uint64))
     xf = x.astype(np.float32)  # int32 -> float32 rounds to nearest even (above 2^24)
-    scale = np.where(xf >= 0, m1(w), np.float32(0) if relu else m1(w))  # M1 for x >= 0, M2 otherwise
     with np.errstate(over="ignore", invalid="ignore"):
-        y = xf * scale  # a float32 product, as both goldens form it (C13)
+        # M1 for x >= 0, M2 otherwise: M2 = M1 without ReLU, 0 with Normal ReLU (场景组合 表1/表2); a float32
+        # product, as both goldens form it (C13)
+        y = np.multiply(xf, np.where(xf >= 0, f.scale, np.float32(0)) if relu else f.scale, out=xf)
     if mode in DEQ:
         with np.errstate(over="ignore"):
             return y.astype(np.float16).view(np.uint16)  # RNE, overflow -> inf (C6)
-    with np.errstate(invalid="ignore"):
-        r = np.clip(np.rint(np.nan_to_num(y, nan=0.0)), -256, 255).astype(np.int64)  # NaN -> 0 (C16)
-    r = r + offset9(w)
-    signed = sign_bit(w)
-    out = np.where(signed, np.clip(r, -128, 127), np.clip(r, 0, 255))
-    return (out & 0xFF).astype(np.uint8)
+    # round half to even (NaN -> 0, C16), then the saturations and the offset (WordFields); every
+    # intermediate is a small integer or +-inf, exact in float32
+    r = np.rint(y, out=y)
+    if src.name == "float" or not f.finite:
+        np.copyto(r, np.float32(0), where=r != r)
+    r += f.offset
+    np.minimum(np.maximum(r, f.lo, out=r), f.hi, out=r)
+    if f.cast == "int16":
+        return r.astype(np.int16).astype(np.uint8)  # two's complement low byte
+    return r.astype(f.cast).view(np.uint8)
 
 
 def reference_convert(mode: QuantMode_t, src_name: str, value: float | int, word: int, relu: bool

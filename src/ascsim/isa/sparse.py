@@ -31,18 +31,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from .. import checks
-from ..boundary import Extent
+from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call
 from ..core import Core
 from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, with_basis
 from ..layouts import R0, cdiv
 from ..memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
-from ..plan import ExecReport, Plan, check_plan, execute
+from ..plan import PLANS, ExecReport, Plan
 from .mmad import VARIANTS, MmadSpec, reader, region
 from .mmad import call as mmad_call
 
@@ -158,11 +158,14 @@ class SparseLoadSpec:
     repeatTimes: int
 
 
-@lru_cache(maxsize=256)
 def plan_sparse_load(spec: SparseLoadSpec) -> tuple[Plan, Plan]:
     """(data plan, index plan): iteration i copies B fractal startIndex+i (512 B) to L0B fractal i and
     index fractal startIndex+i (128 B) to index fractal i (LoadDataWithSparse.md 图1: consecutive
-    fractals, no stride)."""
+    fractals, no stride). Element-level provenance for explain/draw, built on demand (`PLANS`)."""
+    return PLANS.memo(("sparse", spec), lambda: _plan_sparse_load(spec))
+
+
+def _plan_sparse_load(spec: SparseLoadSpec) -> tuple[Plan, Plan]:
     plans = []
     for size, what in ((B_FRACTAL, "data"), (IDX_FRACTAL, "index")):
         i = np.arange(spec.repeatTimes)[:, None]
@@ -170,7 +173,15 @@ def plan_sparse_load(spec: SparseLoadSpec) -> tuple[Plan, Plan]:
         dst = i * size + j
         src = (spec.startIndex + i) * size + j
         plans.append(Plan.build(LOAD, 8, dst, src, info={"spec": spec, "part": what}))
-    return plans[0], plans[1]
+    return _Pair(plans)
+
+
+class _Pair(tuple):
+    """The two plans of one load (a tuple that reports its size to the byte-capped cache)."""
+
+    @property
+    def nbytes(self) -> int:
+        return sum(p.nbytes for p in self)
 
 
 def index_buffer_tensor(core: Core, l0b: LocalTensor, length: int) -> LocalTensor:
@@ -184,8 +195,24 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
     """`LoadDataWithSparse(dst, src, idx, loadDataParam)` (doc: LoadDataWithSparse.md).
 
     Only startIndex and repeatTimes are used; srcStride, sid, dstGap and addrMode are "未使用，无需配置"
-    and ignored; ifTranspose=true is rejected ("不支持转置功能").
+    and ignored; ifTranspose=true is rejected ("不支持转置功能"). Through the call boundary: the index
+    buffer (at the L0B address / 4) is a fourth operand, checked and recorded like the others.
     """
+    pk = params.key() if params.__class__ is LoadData2DParams else None
+    key = None if pk is None else (LOAD, core.chip.key, dst.memory.name, src.memory.name, idx.memory.name,
+                                   dst.dtype.name, src.dtype.name, idx.dtype.name, pk)
+    prep = lookup(key, lambda: _prepared_load(core, dst, src, idx, params))
+    if prep.run is None:
+        return run_call(core, prep, (dst, src, idx))
+    # operand 3: the index buffer region of this L0B destination (in bounds exactly when the L0B
+    # destination is: both scale by 4; sized to fit the buffer, so its extent check names any overrun)
+    room = core.memory("SPARSE_IDX").size - dst.offset // IDX_RATIO
+    idx_dst = index_buffer_tensor(core, dst, max(0, min(prep.spec.repeatTimes * IDX_FRACTAL, room)))
+    return run_call(core, prep, (dst, src, idx, idx_dst))
+
+
+def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params: LoadData2DParams
+                   ) -> Prepared:
     core.chip.check(LOAD, instr=LOAD)
     # LoadDataWithSparseImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
     # CheckTensorAlignment and enable_if<int8_t / uint8_t> — by memory: idx may be tagged A1 or B1 (P1)
@@ -207,25 +234,24 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
             f"{LOAD}: ifTranspose must be false (LoadDataWithSparse.md 约束说明: 不支持转置功能), but got "
             "True",
             doc_forbids("LoadDataWithSparse.md 约束说明: 不支持转置功能", "D9")))
-    checks.aligned(LOAD, "dst (L0B)", dst, 512, checks.ALIGNMENT)
-    checks.aligned(LOAD, "src (L1)", src, 32, checks.ALIGNMENT)
-    checks.aligned(LOAD, "idx (L1)", idx, 32, checks.ALIGNMENT)
+    aligns = ((0, 512, "dst (L0B)"), (1, 32, "src (L1)"), (2, 32, "idx (L1)"))
     if rep == 0:
-        return ExecReport(LOAD)  # doc: repeatTimes = 0 is a NOP
-    data_plan, idx_plan = plan_sparse_load(SparseLoadSpec(start, rep))
-    # Both plans must pass bounds (and, when strict, hazard) checks before either writes a byte. The
-    # index destination lies in bounds exactly when the L0B destination does (both scale by 4).
-    dst.memory.check_range(dst.offset, data_plan.dst_end, f"{LOAD}: destination")
-    idx_dst = index_buffer_tensor(core, dst, rep * IDX_FRACTAL)
-    pairs = ((data_plan, dst, src), (idx_plan, idx_dst, idx))
-    for plan, d, s in pairs:
-        s.memory.check_range(s.offset, plan.src_end, f"{LOAD}: source")
-        if core.strict:
-            check_plan(plan, d, s, strict=True)
-    reports = [execute(plan, d, s, 0, core.strict) for plan, d, s in pairs]
-    return ExecReport(LOAD, bytes_written=sum(r.bytes_written for r in reports),
-                      bytes_read=sum(r.bytes_read for r in reports),
-                      hazards=[h for r in reports for h in r.hazards], plan=data_plan).on(dst, src)
+        return Prepared(LOAD, aligns=aligns)  # doc: repeatTimes = 0 is a NOP
+    spec = SparseLoadSpec(start, rep)
+    n = rep * (B_FRACTAL + IDX_FRACTAL)
+    return Prepared(LOAD, spec, planner=lambda: plan_sparse_load(spec)[0], aligns=aligns,
+                    extents=(Extent(0, 0, rep * B_FRACTAL, True, "destination"),
+                             Extent(1, start * B_FRACTAL, (start + rep) * B_FRACTAL, False, "source"),
+                             Extent(3, 0, rep * IDX_FRACTAL, True, "destination (sparse index buffer)"),
+                             Extent(2, start * IDX_FRACTAL, (start + rep) * IDX_FRACTAL, False, "source")),
+                    run=partial(_run_load, start, rep), counts=(n, n, 0))
+
+
+def _run_load(start: int, rep: int, core: Core, ops) -> None:
+    dst, src, idx, idx_dst = ops
+    copy_blocks(dst.memory, dst.offset, 0, src.memory, src.offset + start * B_FRACTAL, 0, 1, rep * B_FRACTAL)
+    copy_blocks(idx_dst.memory, idx_dst.offset, 0, idx.memory, idx.offset + start * IDX_FRACTAL, 0, 1,
+                rep * IDX_FRACTAL)
 
 
 # -- MmadWithSparse ---------------------------------------------------------------------------------

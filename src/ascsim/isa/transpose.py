@@ -23,26 +23,28 @@ HazardWarning naming the colliding writes (strict: HazardError; divergence T9).
 Positions are physical memories (divergence P2): the source is any L1 tensor (A1 or B1 — template libraries
 tag every L1 buffer A1), the destination L0A or L0B; which dtypes each destination takes is the chip's.
 
-`load_data_with_transpose` validates (cached per static call shape), builds a cached element-level
-`Plan` (provenance for explain/draw; `ascsim.plan.execute` runs it to the same bytes) and executes it
-with `run_squares`, a square-at-a-time executor; `ref_load_data_with_transpose` is the slow reference
-written as loops straight from the doc text.
+`load_data_with_transpose` goes through the call boundary (`ascsim.boundary.run_call`): validation once
+per call shape (the prepared call holds the fractal walk, its extents computed arithmetically, and the
+overlap hazard), then a square-at-a-time executor (`_Squares`) that never builds an element plan. The
+element-level `Plan` (`plan_transpose`, provenance for explain/draw; `ascsim.plan.execute` runs it to the
+same bytes) is built only when a report's `plan` is asked for; `ref_load_data_with_transpose` is the slow
+reference written as loops straight from the doc text.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
 from .. import checks
-from ..chips import get_chip
+from ..boundary import Extent, Prepared, lookup, run_call
 from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
 from ..memory import LocalTensor
 from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
-from ..plan import ExecReport, Plan, check_plan, report_hazards
+from ..plan import PLANS, ExecReport, Plan, report_hazards
 
 INSTR = "LoadDataWithTranspose"
 U16 = 65535
@@ -76,9 +78,13 @@ class TransposeSpec:
         return self.first + i * self.step + j * self.frac_step, i * self.dst_step + j * self.dst_frac_step
 
 
-@lru_cache(maxsize=1024)
 def plan_transpose(spec: TransposeSpec) -> Plan:
-    """Element-level plan: for every element T[a][b] of each transposed square, its dst and src offsets."""
+    """Element-level plan: for every element T[a][b] of each transposed square, its dst and src offsets
+    (provenance for explain/draw, built on demand and kept in the byte-capped `PLANS`)."""
+    return PLANS.memo(("transpose", spec), lambda: _plan_transpose(spec))
+
+
+def _plan_transpose(spec: TransposeSpec) -> Plan:
     n_f, side, stacked = GEOMETRY[spec.bits]
     frac_elems = 4096 // spec.bits  # 512 B
     src_f, dst_f = spec.fractals()
@@ -177,102 +183,126 @@ def overlap_hazard(spec: TransposeSpec) -> str | None:
             f"e.g. dstGap >= {n_f - 1} with dstFracGap = 0 keeps them apart; docs/divergences.md T9)")
 
 
-@lru_cache(maxsize=4096)
-def _prepare(v2: bool, fields: tuple, dtype: str, bits: int, chip_key: str, src_mem: str, dst_mem: str
-             ) -> tuple[Plan | None, str | None]:
-    """Everything that depends only on the call's static shape, cached: checks, then the plan and the
-    overlap hazard to report on every call."""
-    _check_positions(get_chip(chip_key), v2, dtype, src_mem, dst_mem)
-    spec = _walk(v2, fields, bits)
-    return (None, None) if spec is None else (plan_transpose(spec), overlap_hazard(spec))
-
-
 def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
                              params: LoadData2dTransposeParams | LoadData2dTransposeParamsV2) -> ExecReport:
     """`LoadDataWithTranspose(dst, src, loadDataParams)` (doc: LoadDataWithTranspose.md).
 
     Checks (all before any write): struct type, dtype match, per-chip TPositions/path/dtype, field ranges,
-    addrMode walk, destination overlap, alignment (dst 512 B, src 32 B: 约束说明), physical bounds.
+    addrMode walk, destination overlap (cached per call shape), alignment (dst 512 B, src 32 B: 约束说明)
+    and physical bounds (per placement).
     """
-    tp = type(params)
-    if tp is LoadData2dTransposeParams:
-        v2 = False
-        fields: tuple = (params.startIndex, params.repeatTimes, params.srcStride, params.dstGap,
-                         params.dstFracGap, params.addrMode)
-    elif tp is LoadData2dTransposeParamsV2:
-        v2 = True
-        fields = (params.startIndex, params.repeatTimes, params.srcStride, params.dstGap, params.dstFracGap,
-                  params.srcFracGap, params.addrMode)
-    else:
+    tp = params.__class__
+    if tp is not LoadData2dTransposeParams and tp is not LoadData2dTransposeParamsV2:
         raise UnsupportedError(with_basis(
             f"{INSTR}: loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2, but "
             f"got {tp.__name__}", cpp_rejects(f"no LoadDataWithTranspose overload takes {tp.__name__}")))
+    pk = params.key()
+    key = None if pk is None else (INSTR, core.chip.key, tp, src.memory.name, dst.memory.name, dst.dtype.name,
+                                   src.dtype.name, pk)
+    # SetLoadDataBoundary applies to LoadData (卷积数据搬运) only (SetLoadDataBoundary.md), so no boundary.
+    return run_call(core, lookup(key, lambda: _prepared(core, tp is LoadData2dTransposeParamsV2, params, dst,
+                                                        src)), (dst, src))
+
+
+def _fields(v2: bool, p) -> tuple:
+    if v2:
+        return (p.startIndex, p.repeatTimes, p.srcStride, p.dstGap, p.dstFracGap, p.srcFracGap, p.addrMode)
+    return (p.startIndex, p.repeatTimes, p.srcStride, p.dstGap, p.dstFracGap, p.addrMode)
+
+
+def _report(hazard: str, core) -> list[str]:
+    report_hazards([hazard], core.strict)  # strict: HazardError before any write
+    return [hazard]
+
+
+def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Prepared:
+    """Everything that depends only on the call's static shape: checks, the fractal walk, its extents
+    (arithmetic: no plan is built) and the overlap hazard to report on every call."""
     dt = dst.dtype
     if src.dtype is not dt and src.dtype != dt:
         checks.same_dtype(INSTR, dst, src)
     if src.memory.name != "L1" or dst.memory.name not in ("L0A", "L0B"):
         _check_memories(src, dst)
-    try:
-        plan, hazard = _prepare(v2, fields, dt.name, dt.bits, core.chip.key, src.memory.name, dst.memory.name)
-    except TypeError:  # an unhashable field value (e.g. a list): let the range check name it
-        _walk(v2, fields, dt.bits)
-        raise
-    if dst.offset & 511:
-        checks.aligned(INSTR, "dst (L0)", dst, 512, checks.ALIGNMENT)
-    if src.offset & 31:
-        checks.aligned(INSTR, "src (L1)", src, 32, checks.ALIGNMENT)
-    if plan is None:
-        return ExecReport(INSTR)
-    hazards = [hazard] if hazard else []
-    report_hazards(hazards, core.strict)  # strict: HazardError before any write
-    # SetLoadDataBoundary applies to LoadData (卷积数据搬运) only (SetLoadDataBoundary.md), so no boundary.
-    report = run_squares(plan, dst, src, core.strict)
-    report.notes += [row for row, on in (("T1", not v2 and dt.bits == 16 and (fields[0] or fields[2] != 1)),
-                                         ("T3", fields[-1] == 1)) if on]  # b16 square units; addrMode down
+    _check_positions(core.chip, v2, dt.name, src.memory.name, dst.memory.name)
+    fields = _fields(v2, params)
+    spec = _walk(v2, fields, dt.bits)
+    aligns = ((0, 512, "dst (L0)"), (1, 32, "src (L1)"))
+    if spec is None:
+        return Prepared(INSTR, aligns=aligns)
+    n_f = GEOMETRY[spec.bits][0]
+    # b16 square units (T1); addrMode down (T3); overlapping outputs in program order (T9)
+    notes = [row for row, on in (("T1", not v2 and spec.bits == 16 and (fields[0] or fields[2] != 1)),
+                                 ("T3", fields[-1] == 1)) if on]
+    hazard = overlap_hazard(spec)
     if hazard:
-        report.hazards.insert(0, hazard)
-        report.notes.append("T9")
-    return report
+        notes.append("T9")
+    # extents from the walk's end points (steps >= 0 except a decrementing srcStride, which _walk bounded)
+    last = spec.repeat - 1
+    dst_end = (last * spec.dst_step + (n_f - 1) * spec.dst_frac_step + 1) * 512
+    src_lo = spec.first + min(0, last * spec.step)
+    src_hi = spec.first + max(0, last * spec.step) + (n_f - 1) * spec.frac_step
+    n = spec.repeat * n_f * 512
+    sq = _Squares(spec)
+    prep = Prepared(INSTR, spec, planner=partial(plan_transpose, spec), aligns=aligns, notes=notes,
+                    warnings=(partial(_report, hazard),) if hazard else (),
+                    extents=(Extent(0, 0, dst_end, True, "destination"),
+                             Extent(1, src_lo * 512, (src_hi + 1) * 512, False, "source")),
+                    run=sq.run, counts=(n, n, 0))
+    prep.nbytes += sq.nbytes  # the fractal lists of a walk that is not one run (charged to CALLS)
+    return prep
 
 
-def run_squares(plan: Plan, dst: LocalTensor, src: LocalTensor, strict: bool = False) -> ExecReport:
-    """Execute a transpose plan square by square (same result as `ascsim.plan.execute(plan, ...)`).
+class _Squares:
+    """The square-at-a-time executor of one call shape (same result as `ascsim.plan.execute` of the
+    element plan; tests/test_transpose.py checks both agree).
 
-    Why not `ascsim.plan.execute`: a transpose plan cannot coarsen past one element (a nibble for b4),
-    so the generic executor scatters element by element (~30x a memcpy for b8, ~200x for b4). Here the
-    plan's fractal lists drive three numpy steps: take the source fractals (a view when they are one
-    run), transpose every square in one strided copy (b4: the `_b4_squares` pipeline, writing the
-    destination itself), store whole fractals (straight into the destination when they are one run).
-    tests/test_transpose.py checks both executors agree.
-    """
-    hazards = check_plan(plan, dst, src, strict)  # bounds + hazards, before any write
-    info = plan.info
-    src_f, dst_f = info["src_fractals"], info["dst_fractals"]
-    # overlapping outputs drop overwritten elements from the plan, not the reads the hardware makes
-    src_end = (int(src_f.max()) + 1) * 512
-    if src_end > plan.src_end:
-        src.memory.check_range(src.offset, src_end, f"{plan.instr}: source")
-    r, n_f = src_f.shape
-    n = r * n_f * 512
-    s0, d0 = info["src_run"], info["dst_run"]
-    if s0 is not None:
-        s0 = src.offset + 512 * s0
-        blocks = src.memory.data[s0 : s0 + n].reshape(r, n_f, 512)
-    else:
-        blocks = src.memory.data[src.offset : src.offset + src_end].reshape(-1, 512)[src_f]
-    if d0 is not None:
-        d0 = dst.offset + 512 * d0
-        _store_squares(plan.bits, blocks, dst.memory.data[d0 : d0 + n].reshape(r, n_f, 512))
-    else:
+    Why not the generic executor: a transpose cannot coarsen past one element (a nibble for b4), so a
+    gather moves element by element (~30x a memcpy for b8, ~200x for b4). Here the fractal lists drive
+    three numpy steps: take the source fractals (a view when they are one run), transpose every square in
+    one strided copy (b4: the `_b4_squares` pipeline, writing the destination itself), store whole
+    fractals (straight into the destination when they are one run)."""
+
+    __slots__ = ("bits", "r", "n_f", "src", "dst", "src_end", "dst_end", "keep")
+
+    def __init__(self, spec: TransposeSpec) -> None:
+        src_f, dst_f = spec.fractals()
+        self.bits, (self.r, self.n_f) = spec.bits, src_f.shape
+        self.src_end, self.dst_end = (int(src_f.max()) + 1) * 512, (int(dst_f.max()) + 1) * 512
+        # one run of fractals: its first fractal (a plain int, nothing held); else the fractal list
+        s0, d0 = _run_start(src_f), _run_start(dst_f)
+        self.src: int | np.ndarray = s0 if s0 is not None else np.array(src_f, dtype=np.intp)
+        self.keep: np.ndarray | None = None
+        if d0 is not None:
+            self.dst: int | np.ndarray = d0
+        else:
+            # program order (divergence T9): of several writes to one fractal keep the last (numpy does
+            # not promise an order for repeated indices in one assignment)
+            flat = dst_f.ravel()
+            last = np.sort(flat.size - 1 - np.unique(flat[::-1], return_index=True)[1])
+            self.dst, self.keep = np.array(flat[last], dtype=np.intp), last.astype(np.intp)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes + 112 for a in (self.src, self.dst, self.keep) if isinstance(a, np.ndarray))
+
+    def run(self, core, ops) -> None:
+        dst, src = ops[0], ops[1]
+        r, n_f = self.r, self.n_f
+        n = r * n_f * 512
+        sdata = src.memory.data
+        if self.src.__class__ is int:
+            s0 = src.offset + 512 * self.src
+            blocks = sdata[s0 : s0 + n].reshape(r, n_f, 512)
+        else:
+            blocks = sdata[src.offset : src.offset + self.src_end].reshape(-1, 512)[self.src]
+        if self.dst.__class__ is int:
+            d0 = dst.offset + 512 * self.dst
+            _store_squares(self.bits, blocks, dst.memory.data[d0 : d0 + n].reshape(r, n_f, 512))
+            return
         tmp = np.empty((r, n_f, 512), dtype=np.uint8)
-        _store_squares(plan.bits, blocks, tmp)
-        flat = dst_f.ravel()
-        # program order (divergence T9): of several writes to one fractal keep the last (numpy does not
-        # promise an order for repeated indices in one assignment)
-        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]
-        region = dst.memory.data[dst.offset : dst.offset + plan.dst_end].reshape(-1, 512)
-        region[flat[last]] = tmp.reshape(-1, 512)[last]
-    return ExecReport(INSTR, bytes_written=n, bytes_read=n, hazards=hazards, plan=plan).on(dst, src)
+        _store_squares(self.bits, blocks, tmp)
+        region = dst.memory.data[dst.offset : dst.offset + self.dst_end].reshape(-1, 512)
+        region[self.dst] = tmp.reshape(-1, 512)[self.keep]
 
 
 def _store_squares(bits: int, blocks: np.ndarray, out: np.ndarray) -> None:

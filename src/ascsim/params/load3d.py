@@ -21,8 +21,9 @@ from ..errors import ParamRangeError, cpp_rejects, hw_cannot
 def _key_of(v: object) -> object:
     """One field value as a cache-key item: the exact bits the hardware would see. Floats are keyed by
     their bit pattern (-0.0 != 0.0, NaN payloads differ), numpy scalars by dtype and bytes; ints and
-    bools as themselves. Anything else (None, str, arrays, dicts, ...) raises TypeError: such a call is
-    validated uncached, and validation names the bad value."""
+    bools as themselves, other ints (enums, `Bits`) with their class, nested structs by their own key,
+    None as None. Anything else (str, arrays, dicts, ...) raises TypeError: such a call is validated
+    uncached, and validation names the bad value."""
     t = v.__class__
     if t is int or t is bool:
         return v
@@ -32,7 +33,21 @@ def _key_of(v: object) -> object:
         return (v.dtype.str, v.tobytes())
     if t is list or t is tuple:
         return tuple([_key_of(x) for x in v])  # type: ignore[attr-defined]
+    if isinstance(v, int):  # an enum (QuantMode_t) or a Bits pattern: the class decides what the int means
+        return (t, int(v))
+    if v is None:  # an optional member left empty (FixpipeParamsArch3510.params)
+        return None
+    if isinstance(v, _Struct):  # a nested struct (its own cached key; `key` re-checks it on every call)
+        k = v.key()
+        if k is None:
+            raise TypeError(f"no cache key for a field of {t.__name__}")
+        return (t, k)
     raise TypeError(f"no cache key for {t.__name__}")
+
+
+def _live(v: object) -> object:
+    """The snapshot of a field that can change in place: a list's copy, a nested struct's key."""
+    return v.key() if isinstance(v, _Struct) else list(v)  # type: ignore[call-overload]
 
 
 class _Key(tuple):
@@ -64,15 +79,17 @@ class _Struct:
         k = d.get("_k")
         if k is not None:
             key, lists, snap = k
-            if not lists or [d[n] for n in lists] == snap:
+            if not lists or [_live(d[n]) for n in lists] == snap:
                 return key
         try:
             items = [(n, _key_of(v)) for n, v in d.items() if n != "_k"]
         except TypeError:
             return None
-        lists = tuple(n for n, v in d.items() if v.__class__ is list)
+        # fields that can change without an assignment to this struct: lists (padList, changed in place)
+        # and nested structs (FixpipeParamsArch3510.params): compared with the snapshot on every call
+        lists = tuple(n for n, v in d.items() if v.__class__ is list or isinstance(v, _Struct))
         key = _Key(v for _, v in items)
-        d["_k"] = (key, lists, [list(d[n]) for n in lists])
+        d["_k"] = (key, lists, [_live(d[n]) for n in lists])
         return key
 
     def as_dict(self) -> dict:
