@@ -89,7 +89,7 @@ def make_case(
         return env
 
     strict = g.coin(0.1)
-    return Case(name, g.chip, [*g.text, show(v)], setup, call, dests, regs, strict)
+    return Case(name, g.chip, [*g.text, show(v)], setup, call, dests, regs, strict, v, dict(g.twin))
 
 
 def value_for(g: G, dtype: str) -> object:
@@ -231,7 +231,8 @@ def img2col(g: G, api: str) -> dict:
                 False,
                 False,
                 False,
-            ), strict=False,
+            ),
+            strict=False,
         )
     )
     src_len = cdiv(c, c0) * c0 * l1h * l1w
@@ -593,7 +594,8 @@ def gen_load3d_v1(g: G) -> Case:
                 rt,
                 c_size,
                 value_for(g, dtype),
-            ), strict=False,
+            ),
+            strict=False,
         )
     )
     cp = {16: 4, 8: 8}.get(dt.bits, dt.c0) if c_size else dt.c0

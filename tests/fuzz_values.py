@@ -279,6 +279,22 @@ NOT_TENSOR = [
 ]
 
 
+def twins(value: object) -> list:
+    """Values that compare == to `value` — a cache keyed by == would confuse them — but that C++ or the
+    hardware tells apart: 3 vs 3.0 / Fraction(3) / Decimal(3) / np.float64(3) (refused where an integer
+    goes), 0.0 vs -0.0 (another bit pattern), 15360 vs Bits(15360) (a value vs a bit pattern)."""
+    t = type(value)
+    if t is int and abs(value) < 2**53:
+        out = [float(value), Fraction(value), Decimal(value), np.float64(value)]
+        return out + [Bits(value)] if value >= 0 else out
+    if t is float:
+        out = [np.float64(value)] + ([-value] if value == 0 else [])
+        return out + [int(value)] if value == value and value.is_integer() else out
+    if isinstance(value, np.floating) and value == 0:
+        return [-value, float(value)]
+    return []
+
+
 class Kind:
     """How a slot is mutated."""
 
@@ -467,6 +483,8 @@ class G:
         self.chip = chip
         self.profile = get_chip(chip)
         self.text: list[str] = []
+        self.twin: dict[str, object] = {}  # slot -> the original value a twin replaced
+        self.values: dict[str, object] = {}
 
     def int(self, lo: int, hi: int) -> int:
         return self.rnd.randint(lo, max(lo, hi))
@@ -494,7 +512,14 @@ class G:
             value, kind = slots[name]
             slots[name] = [kind.mutate(self, value), kind]
             self.text.append(f"mutated {name}={_short(slots[name][0])}")
-        return {k: v for k, (v, _) in slots.items()}
+        paired = [k for k in names if not isinstance(slots[k][1], Tensor) and twins(slots[k][0])]
+        if paired and self.coin(0.15):  # a twin: the call primes the caches with the original first
+            name = self.pick(paired)
+            self.twin[name] = slots[name][0]
+            slots[name][0] = self.pick(twins(slots[name][0]))
+            self.text.append(f"twin {name}={_short(slots[name][0])} of {_short(self.twin[name])}")
+        self.values = {k: v for k, (v, _) in slots.items()}
+        return self.values
 
 
 def _short(v: object) -> str:
