@@ -17,7 +17,7 @@ import ascsim.ascendc as A
 from ascsim import Core
 from ascsim.coerce import show
 from ascsim.dtypes import Bits, get_dtype, pad_pattern
-from ascsim.errors import AscsimError, ParamRangeError, UnsupportedError
+from ascsim.errors import AscsimError, BoundsError, ParamRangeError, UnsupportedError
 from ascsim.params import (
     CO2Layout,
     FixpipeConfig,
@@ -487,3 +487,28 @@ def test_set_global_buffer_address_and_size_must_be_integers(buffer, size):
         r"GM tensor, but got an unbound GlobalTensor",
     ):
         A.GlobalTensor("half", core=core).SetGlobalBuffer(A.GlobalTensor("half"))
+
+
+def test_load3d_v1_destination_extent_is_checked_before_the_plan():
+    """repeatTime 255 x jumpStride 127 reaches fractal 254*127: refused from the arithmetic extent, before
+    the element plan is built (issue 9 extent-first; the lower bound used to be one fractal)."""
+    from ascsim.isa.load3d import V1Spec
+    from ascsim.params import LoadData3DParamsV1
+    from ascsim.plan import PLANS
+
+    core = Core("inference_aicore")
+    src = core.tensor("A1", "half", 4 * 4 * 16, offset=0)
+    dst = core.tensor("A2", "half", 256, offset=0)
+    p = LoadData3DParamsV1([0, 0, 0, 0], 4, 4, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 127, 0, 255, 0, 0.0)
+    last = (254 * 127 + 1) * 512
+    with pytest.raises(BoundsError, match=rf"^Load3Dv1: destination: bytes \[0, {last}\) lie outside L0A"):
+        core.load_data(dst, src, p)
+    assert not any(
+        isinstance(k, tuple) and k[:1] == ("v1",) and isinstance(k[1], V1Spec) and k[1].repeatTime == 255
+        for k in PLANS._d
+    )
+
+
+def test_get_dtype_shows_a_huge_int_without_crashing():
+    with pytest.raises(UnsupportedError, match=r"but got <an integer of 20001 bits>$"):
+        get_dtype(HUGE)

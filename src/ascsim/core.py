@@ -409,7 +409,8 @@ class Core:
         _operands("DataCopyPad", params, (DataCopyExtParams,), dst=dst, src=src)
         if pad_params is not None:
             checks.struct("DataCopyPad", "padParams", pad_params, (DataCopyPadExtParams,))
-        mode = coerce.choice("DataCopyPad", "mode", mode, PaddingMode, cpp_rejects("enum PaddingMode"))
+        mode = coerce.choice("DataCopyPad", "mode", mode, PaddingMode,
+                             cpp_rejects("the PaddingMode template argument"))
         return self._logged(data_copy_pad(self, dst, src, params, pad_params, mode))
 
     def set_atomic_add(self, dtype: DType | str) -> None:
