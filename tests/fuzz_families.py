@@ -695,7 +695,7 @@ def gen_set_fmatrix(g: G) -> Case:
             prm.SetPadList(vals["padList"])
         else:
             prm = P.SetFMatrixBitModeParams(vals["config0"] if vals["config0"] is not None else word)
-        if vals["config0"] is not None and how != "word":
+        if vals["config0"] is not None and how != "word" and isinstance(prm, P.SetFMatrixBitModeParams):
             prm.config0 = vals["config0"]
         if via:
             with A.use(core):

@@ -278,7 +278,7 @@ def run_once(case: Case, core: Core, measure: bool = False) -> Outcome:
     mems1, gm1, regs1 = _snapshot(core, regions)
     out = Outcome(error, mems1, gm1, regs1, hazards, seconds, peak=peak)
     if error is not None:
-        if seconds > SLOW_REJECTION:
+        if seconds > SLOW_REJECTION and _retime(case) > SLOW_REJECTION:
             raise Finding(
                 f"{case.describe()}: slow rejection: {error[0]} after {seconds:.2f} s: {error[1]}",
                 f"slow {error[0]}: {error[1][:60]}",
@@ -293,6 +293,21 @@ def run_once(case: Case, core: Core, measure: bool = False) -> Outcome:
     elif not hazards:
         _check_in_span(case, env, mems0, mems1, gm0, gm1, regs0, regs1)
     return out
+
+
+def _retime(case: Case) -> float:
+    """Seconds the call takes again, on a fresh Core with cold caches: a slow rejection is reported only
+    when it repeats (a loaded machine can stall any single call)."""
+    with cold_caches(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        core = Core(case.chip, strict=case.strict)
+        env = case.setup(core)
+        t0 = time.perf_counter()
+        try:
+            case.call(core, env)
+        except AscsimError:
+            pass
+        return time.perf_counter() - t0
 
 
 def _first_diff(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:

@@ -34,6 +34,7 @@ from ascsim.params import (
     SetFMatrixBitModeParams,
     fixpipe_config,
 )
+from ascsim.params import FixpipeParamsArch3510 as P_Arch3510
 from ascsim.params.load3d import _key_of
 
 HUGE = 2**20000  # repr() of it raises ValueError (Python's int-to-str digit limit)
@@ -512,3 +513,24 @@ def test_load3d_v1_destination_extent_is_checked_before_the_plan():
 def test_get_dtype_shows_a_huge_int_without_crashing():
     with pytest.raises(UnsupportedError, match=r"but got <an integer of 20001 bits>$"):
         get_dtype(HUGE)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: c.tensor("A1", "half", HUGE),
+        lambda c: c.tensor("A1", "half", 4, offset=HUGE),
+        lambda c: c.tensor("A1", "half", 4)[HUGE],
+        lambda c: c.tensor("A1", "half", 4).read(HUGE),
+        lambda c: c.set_fmatrix(4, 4, [0, 0, 0, 0], HUGE),
+        lambda c: A.GlobalTensor("half", core=c).SetGlobalBuffer(HUGE),
+        lambda c: A.GlobalTensor("half", core=c).SetGlobalBuffer(0, HUGE),
+        lambda c: P_Arch3510[HUGE],
+    ],
+    ids=["length", "offset", "index", "read", "FmatrixMode", "buffer", "bufferSize", "CO2Layout"],
+)
+def test_huge_int_anywhere_gets_an_ascsim_error(call):
+    """Messages formatted a 20000-bit int with str() / repr(), which raises ValueError (Python's digit
+    limit) instead of the refusal."""
+    with pytest.raises(AscsimError, match=r"an integer of \d+ bits"):
+        call(Core("a2"))

@@ -34,12 +34,14 @@ SKIPPED: dict[str, str] = {
     "DataCopyPad": "branch i8b (isa/copy.py): plan_pad_copy builds the byte plan before the bounds check "
     "(MemoryError for blockCount 4095 x blockLen 2097150; 6 MiB before a BoundsError)",
     "Fixpipe": "branch i8b (isa/fixpipe.py): unitFlag given as an array raises ValueError "
-    "(`not in (0, 2, 3)`); plan_fixpipe is built before the source extent check (slow, huge BoundsError "
-    "for ndNum / mSize 65535)",
+    "(`not in (0, 2, 3)`), as a 20000-bit int ValueError from its repr in the message; plan_fixpipe is "
+    "built before the source extent check (slow, huge BoundsError for ndNum / mSize 65535)",
     "DataCopy": "branch i8b (isa/fixpipe.py data_copy_l0c): unitFlag / eltWiseOp given as arrays raise "
     "ValueError (truth value of an array)",
     "Fill": "branch i8b (isa/fill.py): on the repeat-only chips blockNum / dstGap given as arrays raise "
     "ValueError (`params.blockNum or params.dstGap`)",
+    "Load2DMX": "branch i8b (isa/mx.py): plan_mx_scales is built before the bounds check: xStep = yStep = "
+    "255 allocates ~100 MiB before a BoundsError on L0A_MX",
     "LoadDataWithTranspose": "branch i8b (isa/transpose.py): the _prepare lru_cache is keyed by ==, so 0.0 / "
     "Decimal(1) / np.float64(3) hit the entry of 0 / 1 / 3 and are accepted warm, refused cold",
 }

@@ -127,7 +127,7 @@ class Core:
         self._placements: dict = {}  # boundary.run_gather: prepared calls bound to tensors (bounded)
         if mmad_accumulate not in MMAD_ACCUMULATE:
             raise ParamRangeError(f"Core: mmad_accumulate must be one of {', '.join(MMAD_ACCUMULATE)}, "
-                                  f"but got {mmad_accumulate!r}")
+                                  f"but got {coerce.show(mmad_accumulate)}")
         self.mmad_accumulate = mmad_accumulate
         self._gm: GlobalMemory | None = None
         self.memories: dict[str, Memory] = {
@@ -492,12 +492,18 @@ _NO_RIGHT_FMATRIX = {"inference_aicore": "dav_m200", "training": "dav_c100"}
 
 def fmatrix_bank(instr: str, mode: object) -> str:
     """"left" / "right" for an FmatrixMode (name, enum or 0 / 1)."""
-    m = str(getattr(mode, "value", mode)).upper().removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::")
+    v = getattr(mode, "value", mode)
+    i = None if isinstance(v, (bool, np.bool_)) else coerce.as_int(v)  # an enum class takes no bool
+    if i is not None:
+        m = "0" if i == 0 else "1" if i == 1 else ""
+    else:
+        m = v.upper() if isinstance(v, str) else ""
     bank = {"FMATRIX_LEFT": "left", "LEFT": "left", "0": "left", "FMATRIX_RIGHT": "right", "RIGHT": "right",
-            "1": "right"}.get(m)
+            "1": "right"}.get(m.removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::"))
     if bank is None:
         raise UnsupportedError(with_basis(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
-                                          f"but got {mode!r}", cpp_rejects("enum class FmatrixMode")))
+                                          f"but got {coerce.show(mode)}",
+                                          cpp_rejects("enum class FmatrixMode")))
     return bank
 
 

@@ -475,7 +475,8 @@ def raw_from_bytes(dtype: Any, data: Any, count: int | None = None) -> np.ndarra
                                   f"{dt.bits // 8}, but got {b.size}")
         count = avail
     if count < 0 or count > avail:
-        raise ParamRangeError(f"raw_from_bytes: count for {dt.name} must be in [0, {avail}], but got {count}")
+        raise ParamRangeError(f"raw_from_bytes: count for {dt.name} must be in [0, {avail}], but got "
+                              f"{coerce.show(count)}")
     if dt.is_4bit:
         return unpack_nibbles(b[: (count + 1) // 2])[:count]
     nb = count * (dt.bits // 8)

@@ -87,7 +87,8 @@ class Memory:
     def check_range(self, start: int, nbytes: int, what: str) -> None:
         if start < 0 or start + nbytes > self.size:
             raise BoundsError(
-                f"{what}: bytes [{start}, {start + nbytes}) lie outside {self.name} (size {self.size} B)"
+                f"{what}: bytes [{coerce.show(start)}, {coerce.show(start + nbytes)}) lie outside "
+                f"{self.name} (size {self.size} B)"
             )
 
 
@@ -154,7 +155,7 @@ class LocalTensor:
         self.dtype = get_dtype(dtype)
         self.length = _int("length", length)
         if self.length < 0:
-            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {length}")
+            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {coerce.show(length)}")
         memory.check_range(self.offset, self.nbytes, f"LocalTensor<{self.dtype}> at {position}")
 
     # -- geometry -------------------------------------------------------------------------------
@@ -182,7 +183,7 @@ class LocalTensor:
         """`t[i]`: the tensor starting i elements further on (sub-byte types need even i)."""
         i = _int("index", i)
         if not 0 <= i <= self.length:
-            raise BoundsError(f"LocalTensor[{i}]: index outside [0, {self.length}]")
+            raise BoundsError(f"LocalTensor[{coerce.show(i)}]: index outside [0, {self.length}]")
         bits = i * self.dtype.bits
         if bits % 8:
             raise AlignmentError(

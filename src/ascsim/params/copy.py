@@ -223,12 +223,7 @@ def _templated(cls: type, fmt: object):
     """`Struct[CO2Layout.X]`: a constructor for `cls` whose `params` defaults to the TransformParams of
     format X (Nz2NdParams for ROW_MAJOR, Nz2DnParams for COLUMN_MAJOR, none for NZ), like the C++
     template `FixpipeParamsArch3510<format>`."""
-    try:
-        layout = CO2Layout[fmt] if isinstance(fmt, str) else CO2Layout(fmt)
-    except (KeyError, ValueError):
-        raise ParamRangeError(f"{cls.__name__}[format]: format must be a CO2Layout (NZ, ROW_MAJOR, "
-                              f"COLUMN_MAJOR), but got {fmt!r} (the C++ API rejects this: enum class "
-                              "CO2Layout)") from None
+    layout = coerce.choice(f"{cls.__name__}[format]", "format", fmt, CO2Layout, _LAYOUT_BASIS)
     sub = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(layout)
 
     def make(*args, **kw):
