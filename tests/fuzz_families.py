@@ -8,6 +8,7 @@ a `Case`: the operands to build on a fresh Core, the call as a user writes it (c
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -48,6 +49,16 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {}
+
+
+def kinds(*groups: tuple) -> dict:
+    """Slot kinds from (kind, field names...) groups: `kinds((Int(0, 255), "a", "b"), (Flag(), "c"))`."""
+    return {name: kind for kind, *names in groups for name in names}
+
+
+def fields_of(cls: type) -> tuple[str, ...]:
+    """A params struct's field names in C++ constructor order (the dataclass order)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def family(name: str, *apis: str, owner: str = "") -> Callable:
@@ -110,50 +121,17 @@ def facade(g: G) -> bool:
 # Load3D
 # =========================================================================================================
 
-V2_FIELDS = (
-    "padList",
-    "l1H",
-    "l1W",
-    "channelSize",
-    "kExtension",
-    "mExtension",
-    "kStartPt",
-    "mStartPt",
-    "strideW",
-    "strideH",
-    "filterW",
-    "filterH",
-    "dilationFilterW",
-    "dilationFilterH",
-    "enTranspose",
-    "enSmallK",
-    "padValue",
-    "filterSizeW",
-    "filterSizeH",
-    "fMatrixCtrl",
+V2_FIELDS = fields_of(P.LoadData3DParamsV2)
+V2_KINDS = kinds(
+    (Pads(), "padList"),
+    (Int(0, 32767), "l1H", "l1W", "mStartPt"),
+    (Int(0, 65535), "channelSize", "kExtension", "mExtension", "kStartPt"),
+    (Int(1, 63), "strideW", "strideH"),
+    (Int(0, 255), "filterW", "filterH"),
+    (Int(1, 255), "dilationFilterW", "dilationFilterH"),
+    (Flag(), "enTranspose", "enSmallK", "filterSizeW", "filterSizeH", "fMatrixCtrl"),
+    (Value(), "padValue"),
 )
-V2_KINDS = {
-    "padList": Pads(),
-    "l1H": Int(0, 32767),
-    "l1W": Int(0, 32767),
-    "channelSize": Int(0, 65535),
-    "kExtension": Int(0, 65535),
-    "mExtension": Int(0, 65535),
-    "kStartPt": Int(0, 65535),
-    "mStartPt": Int(0, 32767),
-    "strideW": Int(1, 63),
-    "strideH": Int(1, 63),
-    "filterW": Int(0, 255),
-    "filterH": Int(0, 255),
-    "dilationFilterW": Int(1, 255),
-    "dilationFilterH": Int(1, 255),
-    "enTranspose": Flag(),
-    "enSmallK": Flag(),
-    "padValue": Value(),
-    "filterSizeW": Flag(),
-    "filterSizeH": Flag(),
-    "fMatrixCtrl": Flag(),
-}
 
 
 def _channels(bits: int) -> list[int]:
@@ -207,34 +185,9 @@ def img2col(g: G, api: str) -> dict:
         else cdiv(rows, 16) * 16 * cdiv(cols, c0) * c0 + 16 * c0
     )
     pad_value = value_for(g, dtype)
-    values = dict(
-        zip(
-            V2_FIELDS,
-            (
-                [*pads],
-                l1h,
-                l1w,
-                c,
-                k_ext,
-                m_ext,
-                k_start,
-                m_start,
-                sw,
-                sh,
-                fw,
-                fh,
-                dw,
-                dh,
-                en_t,
-                False,
-                pad_value,
-                False,
-                False,
-                False,
-            ),
-            strict=False,
-        )
-    )
+    window, filt = (k_ext, m_ext, k_start, m_start), (sw, sh, fw, fh, dw, dh)
+    fields = ([*pads], l1h, l1w, c, *window, *filt, en_t, False, pad_value, False, False, False)
+    values = dict(zip(V2_FIELDS, fields, strict=True))
     src_len = cdiv(c, c0) * c0 * l1h * l1w
     return dict(values=values, dtype=dtype, dst_mem=dst_mem, repeat=rep, src_len=src_len, foot=foot)
 
@@ -281,8 +234,35 @@ def _registers(g: G, geo: dict, fmatrix: bool, padding: bool, right: bool = Fals
     return prelude
 
 
-def _load3d_dests(env: dict) -> list:
+def load_data(
+    core: Core, env: dict, via: bool, p: object, config: object = None, pos: tuple = (None, None)
+) -> object:
+    """`LoadData(dst, src, p)` as the C++ spelling (`via`) or the Core method."""
+    if via:
+        return A.LoadData(env["dst"], env["src"], p, config=config, Dst=pos[0], Src=pos[1])
+    return core.load_data(env["dst"], env["src"], p, config, dst_pos=pos[0], src_pos=pos[1])
+
+
+def either(core: Core, via: bool, spelling: str, method: str, *args: object) -> object:
+    """`ascsim.ascendc.<spelling>(*args)` (inside `use(core)`) or `core.<method>(*args)`."""
+    if via:
+        with A.use(core):
+            return getattr(A, spelling)(*args)
+    return getattr(core, method)(*args)
+
+
+def built(vals: dict, cls: type, names: tuple[str, ...]) -> object:
+    """The params struct: the (mutated) `params` slot if set, else `cls` built from the field slots."""
+    given = vals.get("params")
+    return given if given is not None else cls(*(vals[k] for k in names))
+
+
+def _dst(env: dict) -> list:
+    """The destination operand's byte range."""
     return span(env.get("dst"))
+
+
+DST_SRC = ("dst", "src")
 
 
 #: Registers a Load3D call may write: a params slot mutated into another struct may dispatch to v1 / v2,
@@ -323,24 +303,18 @@ def gen_load3d_v2(g: G) -> Case:
     via = facade(g)
 
     def call(core: Core, env: dict) -> object:
-        p = (
-            vals["params"]
-            if vals["params"] is not None
-            else P.LoadData3DParamsV2(*(vals[k] for k in V2_FIELDS))
+        return load_data(
+            core, env, via, built(vals, P.LoadData3DParamsV2, V2_FIELDS), reset_config(vals["config"])
         )
-        cfg = reset_config(vals["config"])
-        if via:
-            return A.LoadData(env["dst"], env["src"], p, config=cfg)
-        return core.load_data(env["dst"], env["src"], p, cfg)
 
     return make_case(
         g,
         "Load3Dv2",
         vals,
-        ("dst", "src"),
+        DST_SRC,
         call,
-        _load3d_dests,
-        ("fmatrix_left", "padding"),
+        _dst,
+        LOAD3D_REGS,
         _registers(g, geo, not sf or right, not sp, right),
     )
 
@@ -393,25 +367,9 @@ def gen_load3d_v2pro(g: G) -> Case:
     via = facade(g)
 
     def call(core: Core, env: dict) -> object:
-        p = (
-            vals["params"]
-            if vals["params"] is not None
-            else P.LoadData3DParamsV2Pro(*(vals[k] for k in names))
-        )
-        if via:
-            return A.LoadData(env["dst"], env["src"], p)
-        return core.load_data(env["dst"], env["src"], p)
+        return load_data(core, env, via, built(vals, P.LoadData3DParamsV2Pro, names))
 
-    return make_case(
-        g,
-        "Load3Dv2Pro",
-        vals,
-        ("dst", "src"),
-        call,
-        _load3d_dests,
-        LOAD3D_REGS,
-        _registers(g, geo, True, True),
-    )
+    return make_case(g, "Load3Dv2Pro", vals, DST_SRC, call, _dst, LOAD3D_REGS, _registers(g, geo, True, True))
 
 
 BITMODE_NAMES = {
@@ -466,19 +424,10 @@ def gen_load3d_bitmode(g: G) -> Case:
             bm.config0 = vals["config0"]
         if vals["config1"] is not None:
             bm.config1 = vals["config1"]
-        if via:
-            return A.LoadData(env["dst"], env["src"], bm, Dst=vals["Dst"], Src=vals["Src"])
-        return core.load_data(env["dst"], env["src"], bm, dst_pos=vals["Dst"], src_pos=vals["Src"])
+        return load_data(core, env, via, bm, pos=(vals["Dst"], vals["Src"]))
 
     return make_case(
-        g,
-        "Load3DBitMode",
-        vals,
-        ("dst", "src"),
-        call,
-        _load3d_dests,
-        LOAD3D_REGS,
-        _registers(g, geo, True, True),
+        g, "Load3DBitMode", vals, DST_SRC, call, _dst, LOAD3D_REGS, _registers(g, geo, True, True)
     )
 
 
@@ -493,64 +442,26 @@ def gen_load_with_stride(g: G) -> Case:
 
     def call(core: Core, env: dict) -> object:
         p = P.LoadData3DParamsV2(*(vals[k] for k in V2_FIELDS))
-        if via:
-            return A.LoadDataWithStride(env["dst"], env["src"], p)
-        return core.load_data_with_stride(env["dst"], env["src"], p)
+        return either(core, via, "LoadDataWithStride", "load_data_with_stride", env["dst"], env["src"], p)
 
     return make_case(
-        g,
-        "LoadDataWithStride",
-        vals,
-        ("dst", "src"),
-        call,
-        _load3d_dests,
-        ("fmatrix_left", "padding"),
-        _registers(g, geo, False, False),
+        g, "LoadDataWithStride", vals, DST_SRC, call, _dst, LOAD3D_REGS, _registers(g, geo, False, False)
     )
 
 
-V1_FIELDS = (
-    "padList",
-    "l1H",
-    "l1W",
-    "c1Index",
-    "fetchFilterW",
-    "fetchFilterH",
-    "leftTopW",
-    "leftTopH",
-    "strideW",
-    "strideH",
-    "filterW",
-    "filterH",
-    "dilationFilterW",
-    "dilationFilterH",
-    "jumpStride",
-    "repeatMode",
-    "repeatTime",
-    "cSize",
-    "padValue",
+V1_FIELDS = fields_of(P.LoadData3DParamsV1)
+V1_KINDS = kinds(
+    (Pads(), "padList"),
+    (Int(1, 32767), "l1H", "l1W"),
+    (Int(0, 4095), "c1Index"),
+    (Int(0, 254), "fetchFilterW", "fetchFilterH"),
+    (Int(-255, 32767), "leftTopW", "leftTopH"),
+    (Int(1, 63), "strideW", "strideH"),
+    (Int(1, 255), "filterW", "filterH", "dilationFilterW", "dilationFilterH", "repeatTime"),
+    (Int(1, 127), "jumpStride"),
+    (Int(0, 1), "repeatMode", "cSize"),
+    (Value(), "padValue"),
 )
-V1_KINDS = {
-    "padList": Pads(),
-    "l1H": Int(1, 32767),
-    "l1W": Int(1, 32767),
-    "c1Index": Int(0, 4095),
-    "fetchFilterW": Int(0, 254),
-    "fetchFilterH": Int(0, 254),
-    "leftTopW": Int(-255, 32767),
-    "leftTopH": Int(-255, 32767),
-    "strideW": Int(1, 63),
-    "strideH": Int(1, 63),
-    "filterW": Int(1, 255),
-    "filterH": Int(1, 255),
-    "dilationFilterW": Int(1, 255),
-    "dilationFilterH": Int(1, 255),
-    "jumpStride": Int(1, 127),
-    "repeatMode": Int(0, 1),
-    "repeatTime": Int(1, 255),
-    "cSize": Int(0, 1),
-    "padValue": Value(),
-}
 
 
 @family("Load3Dv1", "Load3Dv1")
@@ -571,33 +482,24 @@ def gen_load3d_v1(g: G) -> Case:
     mode, rt, jump = g.int(0, 1), g.int(1, 6), g.int(1, 3)
     if g.coin(0.05):
         rt, jump = 255, 127  # a plan-size probe
-    v = dict(
-        zip(
-            V1_FIELDS,
-            (
-                [*pads],
-                l1h,
-                l1w,
-                c1_index,
-                g.int(0, fw - 1),
-                g.int(0, fh - 1),
-                lt_w,
-                lt_h,
-                sw,
-                sh,
-                fw,
-                fh,
-                dw,
-                dh,
-                jump,
-                mode,
-                rt,
-                c_size,
-                value_for(g, dtype),
-            ),
-            strict=False,
-        )
+    fetch = (g.int(0, fw - 1), g.int(0, fh - 1))
+    fetch, filt = (g.int(0, fw - 1), g.int(0, fh - 1)), (sw, sh, fw, fh, dw, dh)
+    fields = (
+        [*pads],
+        l1h,
+        l1w,
+        c1_index,
+        *fetch,
+        lt_w,
+        lt_h,
+        *filt,
+        jump,
+        mode,
+        rt,
+        c_size,
+        value_for(g, dtype),
     )
+    v = dict(zip(V1_FIELDS, fields, strict=True))
     cp = {16: 4, 8: 8}.get(dt.bits, dt.c0) if c_size else dt.c0
     src_len = l1h * l1w * (cp if c_size else c1 * dt.c0)
     foot = ((rt - 1) * jump + 1) * 16 * dt.c0
@@ -629,15 +531,11 @@ def gen_load3d_v1(g: G) -> Case:
             core.set_padding_value(v["padValue"], dtype)
 
     def call(core: Core, env: dict) -> object:
-        p = P.LoadData3DParamsV1(*(vals[k] for k in V1_FIELDS))
-        cfg = reset_config(vals["config"])
-        if via:
-            return A.LoadData(env["dst"], env["src"], p, config=cfg)
-        return core.load_data(env["dst"], env["src"], p, cfg)
+        return load_data(
+            core, env, via, built(vals, P.LoadData3DParamsV1, V1_FIELDS), reset_config(vals["config"])
+        )
 
-    return make_case(
-        g, "Load3Dv1", vals, ("dst", "src"), call, _load3d_dests, ("fmatrix_left", "padding"), prelude
-    )
+    return make_case(g, "Load3Dv1", vals, DST_SRC, call, _dst, LOAD3D_REGS, prelude)
 
 
 # =========================================================================================================
@@ -680,10 +578,16 @@ def gen_set_fmatrix(g: G) -> Case:
 
     def call(core: Core, env: dict) -> object:
         if not bitmode:
-            if via:
-                with A.use(core):
-                    return A.SetFmatrix(vals["l1H"], vals["l1W"], vals["padList"], vals["mode"])
-            return core.set_fmatrix(vals["l1H"], vals["l1W"], vals["padList"], vals["mode"])
+            return either(
+                core,
+                via,
+                "SetFmatrix",
+                "set_fmatrix",
+                vals["l1H"],
+                vals["l1W"],
+                vals["padList"],
+                vals["mode"],
+            )
         if vals["param"] is not None:
             prm = vals["param"]
         elif how == "v2":
@@ -697,10 +601,7 @@ def gen_set_fmatrix(g: G) -> Case:
             prm = P.SetFMatrixBitModeParams(vals["config0"] if vals["config0"] is not None else word)
         if vals["config0"] is not None and how != "word" and isinstance(prm, P.SetFMatrixBitModeParams):
             prm.config0 = vals["config0"]
-        if via:
-            with A.use(core):
-                return A.SetFmatrix(prm, vals["mode"])
-        return core.set_fmatrix_bitmode(prm, vals["mode"])
+        return either(core, via, "SetFmatrix", "set_fmatrix_bitmode", prm, vals["mode"])
 
     return make_case(g, "SetFmatrix", vals, (), call, regs=("fmatrix_left", "fmatrix_right"))
 
@@ -722,10 +623,9 @@ def gen_set_padding(g: G) -> Case:
     via = facade(g)
 
     def call(core: Core, env: dict) -> object:
-        if via:
-            with A.use(core):
-                return A.SetLoadDataPaddingValue(vals["padValue"], vals["dtype"])
-        return core.set_padding_value(vals["padValue"], vals["dtype"])
+        return either(
+            core, via, "SetLoadDataPaddingValue", "set_padding_value", vals["padValue"], vals["dtype"]
+        )
 
     return make_case(g, "SetLoadDataPaddingValue", vals, (), call, regs=("padding",))
 
@@ -766,10 +666,7 @@ def gen_set_boundary(g: G) -> Case:
     via = facade(g)
 
     def call(core: Core, env: dict) -> object:
-        if via:
-            with A.use(core):
-                return A.SetLoadDataBoundary(vals["boundaryValue"])
-        return core.set_load_data_boundary(vals["boundaryValue"])
+        return either(core, via, "SetLoadDataBoundary", "set_load_data_boundary", vals["boundaryValue"])
 
     return make_case(g, "SetLoadDataBoundary", vals, (), call, regs=("boundary",))
 
@@ -808,16 +705,14 @@ def _place(g: G, mem: str, nbytes: int, align: int, pos: str, dtype: str, fill: 
     return T(pos, dtype, off, max(1, cdiv(nbytes * 8, dt.bits)), fill)
 
 
-L2D_FIELDS = ("startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode")
-L2D_KINDS = {
-    "startIndex": Int(0, 65535),
-    "repeatTimes": Int(0, 255),
-    "srcStride": Int(0, 65535),
-    "sid": Int(0, 15),
-    "dstGap": Int(0, 65535),
-    "ifTranspose": Flag(),
-    "addrMode": Int(0, 1),
-}
+L2D_FIELDS = fields_of(P.LoadData2DParams)
+L2D_KINDS = kinds(
+    (Int(0, 65535), "startIndex", "srcStride", "dstGap"),
+    (Int(0, 255), "repeatTimes"),
+    (Int(0, 15), "sid"),
+    (Flag(), "ifTranspose"),
+    (Int(0, 1), "addrMode"),
+)
 
 
 @family("LoadData2D", "LoadData2D")
@@ -844,40 +739,23 @@ def gen_load2d(g: G) -> Case:
     via = facade(g)
 
     def call(core: Core, env: dict) -> object:
-        p = vals["params"] if vals["params"] is not None else g_struct(P.LoadData2DParams, vals, L2D_FIELDS)
-        if via:
-            return A.LoadData(env["dst"], env["src"], p)
-        return core.load_data(env["dst"], env["src"], p)
+        return load_data(core, env, via, built(vals, P.LoadData2DParams, L2D_FIELDS))
 
-    return make_case(
-        g, "LoadData2D", vals, ("dst", "src"), call, lambda env: span(env.get("dst")), LOAD3D_REGS
-    )
+    return make_case(g, "LoadData2D", vals, DST_SRC, call, _dst, LOAD3D_REGS)
 
 
 def g_struct(cls: type, vals: dict, names: tuple[str, ...]) -> object:
     return cls(*(vals[k] for k in names))
 
 
-V2_2D_FIELDS = (
-    "mStartPosition",
-    "kStartPosition",
-    "mStep",
-    "kStep",
-    "srcStride",
-    "dstStride",
-    "ifTranspose",
-    "sid",
+V2_2D_FIELDS = fields_of(P.LoadData2DParamsV2)
+V2_2D_KINDS = kinds(
+    (Int(0, 2**32 - 1), "mStartPosition", "kStartPosition"),
+    (Int(0, 255), "mStep", "kStep", "sid"),
+    (Int(-(2**31), 2**31 - 1), "srcStride"),
+    (Int(0, 65535), "dstStride"),
+    (Flag(), "ifTranspose"),
 )
-V2_2D_KINDS = {
-    "mStartPosition": Int(0, 2**32 - 1),
-    "kStartPosition": Int(0, 2**32 - 1),
-    "mStep": Int(0, 255),
-    "kStep": Int(0, 255),
-    "srcStride": Int(-(2**31), 2**31 - 1),
-    "dstStride": Int(0, 65535),
-    "ifTranspose": Flag(),
-    "sid": Int(0, 255),
-}
 TRANSPOSE_RULE = {4: ("mStep", 4), 8: ("mStep", 2), 16: ("mStep", 1), 32: ("kStep", 2)}
 
 
@@ -931,7 +809,7 @@ def gen_load2d_v2(g: G) -> Case:
     def call(core: Core, env: dict) -> object:
         p = g_struct(P.LoadData2DParamsV2, vals, V2_2D_FIELDS)
         if not bitmode:
-            return A.LoadData(env["dst"], env["src"], p) if via else core.load_data(env["dst"], env["src"], p)
+            return load_data(core, env, via, p)
         if how == "v2":
             bm = P.Load2DBitModeParam(p)
         elif how == "setters":
@@ -946,24 +824,18 @@ def gen_load2d_v2(g: G) -> Case:
             bm.config0 = vals["config0"]
         if vals["config1"] is not None:
             bm.config1 = vals["config1"]
-        if via:
-            return A.LoadData(env["dst"], env["src"], bm, Dst=vals["Dst"], Src=vals["Src"])
-        return core.load_data(env["dst"], env["src"], bm, dst_pos=vals["Dst"], src_pos=vals["Src"])
+        return load_data(core, env, via, bm, pos=(vals["Dst"], vals["Src"]))
 
-    return make_case(g, "LoadData2Dv2", vals, ("dst", "src"), call, lambda env: span(env.get("dst")))
+    return make_case(g, "LoadData2Dv2", vals, DST_SRC, call, _dst)
 
 
-LDWT_FIELDS = ("startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode")
-LDWT_V2_FIELDS = ("startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "srcFracGap", "addrMode")
-LDWT_KINDS = {
-    "startIndex": Int(0, 65535),
-    "repeatTimes": Int(0, 255),
-    "srcStride": Int(0, 65535),
-    "dstGap": Int(0, 65535),
-    "dstFracGap": Int(0, 65535),
-    "srcFracGap": Int(0, 65535),
-    "addrMode": Flag(),
-}
+LDWT_FIELDS = fields_of(P.LoadData2dTransposeParams)
+LDWT_V2_FIELDS = fields_of(P.LoadData2dTransposeParamsV2)
+LDWT_KINDS = kinds(
+    (Int(0, 65535), "startIndex", "srcStride", "dstGap", "dstFracGap", "srcFracGap"),
+    (Int(0, 255), "repeatTimes"),
+    (Flag(), "addrMode"),
+)
 N_FRACTALS = {4: 4, 8: 2, 16: 1, 32: 2}
 
 
@@ -1004,11 +876,11 @@ def gen_ldwt(g: G) -> Case:
             if vals["params"] is not None
             else g_struct(P.LoadData2dTransposeParamsV2 if v2 else P.LoadData2dTransposeParams, vals, names)
         )
-        if via:
-            return A.LoadDataWithTranspose(env["dst"], env["src"], p)
-        return core.load_data_with_transpose(env["dst"], env["src"], p)
+        return either(
+            core, via, "LoadDataWithTranspose", "load_data_with_transpose", env["dst"], env["src"], p
+        )
 
-    return make_case(g, "LoadDataWithTranspose", vals, ("dst", "src"), call, lambda env: span(env.get("dst")))
+    return make_case(g, "LoadDataWithTranspose", vals, DST_SRC, call, _dst)
 
 
 def _sparse_dests(env: dict) -> list:
@@ -1038,22 +910,18 @@ def gen_load_sparse(g: G) -> Case:
 
     def call(core: Core, env: dict) -> object:
         p = vals["params"] if vals["params"] is not None else g_struct(P.LoadData2DParams, vals, L2D_FIELDS)
-        if via:
-            return A.LoadDataWithSparse(env["dst"], env["src"], env["idx"], p)
-        return core.load_data_with_sparse(env["dst"], env["src"], env["idx"], p)
+        return either(
+            core, via, "LoadDataWithSparse", "load_data_with_sparse", env["dst"], env["src"], env["idx"], p
+        )
 
     return make_case(g, "LoadDataWithSparse", vals, ("dst", "src", "idx"), call, _sparse_dests)
 
 
-MX_FIELDS = ("xStartPosition", "yStartPosition", "xStep", "yStep", "srcStride", "dstStride")
-MX_KINDS = {
-    "xStartPosition": Int(0, 65535),
-    "yStartPosition": Int(0, 65535),
-    "xStep": Int(0, 255),
-    "yStep": Int(0, 255),
-    "srcStride": Int(0, 65535),
-    "dstStride": Int(0, 65535),
-}
+MX_FIELDS = fields_of(P.LoadData2DMxParams)
+MX_KINDS = kinds(
+    (Int(0, 65535), "xStartPosition", "yStartPosition", "srcStride", "dstStride"),
+    (Int(0, 255), "xStep", "yStep"),
+)
 
 
 def _mx_dests(env: dict) -> list:
@@ -1092,9 +960,7 @@ def gen_load2d_mx(g: G) -> Case:
     def call(core: Core, env: dict) -> object:
         p = g_struct(P.LoadData2DParamsV2, vals, V2_2D_FIELDS)
         q = P.LoadData2DMxParams(*(vals[f"mx.{k}"] for k in MX_FIELDS))
-        if via:
-            return A.LoadData(env["dst"], env["src"], env["srcMx"], p, q)
-        return core.load_data_mx(env["dst"], env["src"], env["srcMx"], p, q)
+        return either(core, via, "LoadData", "load_data_mx", env["dst"], env["src"], env["srcMx"], p, q)
 
     return make_case(g, "Load2DMX", vals, ("dst", "src", "srcMx"), call, _mx_dests)
 
@@ -1103,36 +969,42 @@ def gen_load2d_mx(g: G) -> Case:
 # Mmad, MmadWithSparse, MmadMx
 # =========================================================================================================
 
-MMAD_FIELDS = (
-    "m",
-    "n",
-    "k",
-    "isBias",
-    "fmOffset",
-    "enSsparse",
-    "enWinogradA",
-    "enWinogradB",
-    "unitFlag",
-    "kDirectionAlign",
-    "cmatrixSource",
-    "cmatrixInitVal",
-    "disableGemv",
+MMAD_FIELDS = fields_of(P.MmadParams)
+MMAD_KINDS = kinds(
+    (Int(0, 4095), "m", "n", "k"),
+    (
+        Flag(),
+        "isBias",
+        "enSsparse",
+        "enWinogradA",
+        "enWinogradB",
+        "kDirectionAlign",
+        "cmatrixSource",
+        "cmatrixInitVal",
+        "disableGemv",
+    ),
+    (Int(0, 255), "fmOffset"),
+    (Int(0, 3), "unitFlag"),
 )
-MMAD_KINDS = {
-    "m": Int(0, 4095),
-    "n": Int(0, 4095),
-    "k": Int(0, 4095),
-    "isBias": Flag(),
-    "fmOffset": Int(0, 255),
-    "enSsparse": Flag(),
-    "enWinogradA": Flag(),
-    "enWinogradB": Flag(),
-    "unitFlag": Int(0, 3),
-    "kDirectionAlign": Flag(),
-    "cmatrixSource": Flag(),
-    "cmatrixInitVal": Flag(),
-    "disableGemv": Flag(),
-}
+
+
+def mmad_call(vals: dict, via: bool, spelled: Callable, method: str) -> Callable[[Core, dict], object]:
+    """The call of an Mmad-shaped instruction: the C++ spelling (a bias, if any, before the params) or the
+    Core method (bias by keyword position)."""
+
+    def call(core: Core, env: dict) -> object:
+        p = g_struct(P.MmadParams, vals, MMAD_FIELDS)
+        if via:
+            args = (p,) if env["bias"] is None else (env["bias"], p)
+            return spelled(env["c"], env["a"], env["b"], *args)
+        return getattr(core, method)(env["c"], env["a"], env["b"], p, env["bias"])
+
+    return call
+
+
+def _c(env: dict) -> list:
+    """The C operand's byte range (L0C)."""
+    return span(env.get("c"))
 
 
 def _mmad_operands(
@@ -1187,16 +1059,8 @@ def gen_mmad(g: G) -> Case:
     else:
         slots["bias"] = [None, Tensor()]
     vals = g.fuzz(slots)
-    via = facade(g)
-
-    def call(core: Core, env: dict) -> object:
-        p = g_struct(P.MmadParams, vals, MMAD_FIELDS)
-        if via:
-            args = (p,) if env["bias"] is None else (env["bias"], p)
-            return A.Mmad(env["c"], env["a"], env["b"], *args)
-        return core.mmad(env["c"], env["a"], env["b"], p, env["bias"])
-
-    return make_case(g, "Mmad", vals, ("c", "a", "b", "bias"), call, lambda env: span(env.get("c")))
+    call = mmad_call(vals, facade(g), A.Mmad, "mmad")
+    return make_case(g, "Mmad", vals, ("c", "a", "b", "bias"), call, _c)
 
 
 def _sparse_codes(core: Core, env: dict) -> None:
@@ -1228,9 +1092,7 @@ def gen_mmad_sparse(g: G) -> Case:
 
     def call(core: Core, env: dict) -> object:
         p = g_struct(P.MmadParams, vals, MMAD_FIELDS)
-        if via:
-            return A.MmadWithSparse(env["c"], env["a"], env["b"], p)
-        return core.mmad_with_sparse(env["c"], env["a"], env["b"], p)
+        return either(core, via, "MmadWithSparse", "mmad_with_sparse", env["c"], env["a"], env["b"], p)
 
     return make_case(
         g,
@@ -1238,7 +1100,7 @@ def gen_mmad_sparse(g: G) -> Case:
         vals,
         ("c", "a", "b"),
         call,
-        lambda env: span(env.get("c")),
+        _c,
         prelude=_sparse_codes,
     )
 
@@ -1274,77 +1136,27 @@ def gen_mmad_mx(g: G) -> Case:
     )
     slots["bias"] = [_place(g, "BT", 4 * n, 64, "C2", "float") if g.coin(0.3) else None, Tensor()]
     vals = g.fuzz(slots)
-    via = facade(g)
-
-    def call(core: Core, env: dict) -> object:
-        p = g_struct(P.MmadParams, vals, MMAD_FIELDS)
-        if via:
-            args = (p,) if env["bias"] is None else (env["bias"], p)
-            return A.MmadMx(env["c"], env["a"], env["b"], *args)
-        return core.mmad_mx(env["c"], env["a"], env["b"], p, env["bias"])
-
-    return make_case(
-        g, "MmadMx", vals, ("c", "a", "b", "bias"), call, lambda env: span(env.get("c")), prelude=_mx_scales
-    )
+    call = mmad_call(vals, facade(g), A.MmadMx, "mmad_mx")
+    return make_case(g, "MmadMx", vals, ("c", "a", "b", "bias"), call, _c, prelude=_mx_scales)
 
 
 # =========================================================================================================
 # DataCopy (GM -> L1 count / DataCopyParams / ND2NZ / DN2NZ, L1 -> BT / FB, CO1 -> GM / L1), DataCopyPad
 # =========================================================================================================
 
-DCP_FIELDS = ("blockCount", "blockLen", "srcStride", "dstStride")
-DCP_KINDS = {
-    "blockCount": Int(0, 4095),
-    "blockLen": Int(0, 65535),
-    "srcStride": Int(0, 65535),
-    "dstStride": Int(0, 65535),
-}
-ND_FIELDS = (
-    "ndNum",
-    "nValue",
-    "dValue",
-    "srcNdMatrixStride",
-    "srcDValue",
-    "dstNzC0Stride",
-    "dstNzNStride",
-    "dstNzMatrixStride",
+DCP_FIELDS = fields_of(P.DataCopyParams)
+DCP_KINDS = kinds((Int(0, 4095), "blockCount"), (Int(0, 65535), "blockLen", "srcStride", "dstStride"))
+ND_FIELDS = fields_of(P.Nd2NzParams)
+DN_FIELDS = fields_of(P.Dn2NzParams)
+NZ_KINDS = kinds(
+    (Int(0, 4095), "ndNum", "dnNum"),
+    (Int(0, 16384), "nValue", "dstNzMatrixStride"),
+    (Int(0, 65535), "dValue", "srcNdMatrixStride"),
+    (Int(0, 2**40 - 1), "srcDnMatrixStride"),
+    (Int(1, 65535), "srcDValue"),
+    (Int(1, 16384), "dstNzC0Stride", "dstNzNStride"),
 )
-DN_FIELDS = (
-    "dnNum",
-    "nValue",
-    "dValue",
-    "srcDnMatrixStride",
-    "srcDValue",
-    "dstNzC0Stride",
-    "dstNzNStride",
-    "dstNzMatrixStride",
-)
-NZ_KINDS = {
-    "ndNum": Int(0, 4095),
-    "dnNum": Int(0, 4095),
-    "nValue": Int(0, 16384),
-    "dValue": Int(0, 65535),
-    "srcNdMatrixStride": Int(0, 65535),
-    "srcDnMatrixStride": Int(0, 2**40 - 1),
-    "srcDValue": Int(1, 65535),
-    "dstNzC0Stride": Int(1, 16384),
-    "dstNzNStride": Int(1, 16384),
-    "dstNzMatrixStride": Int(0, 16384),
-}
-CO1_FIELDS = (
-    "nSize",
-    "mSize",
-    "dstStride",
-    "srcStride",
-    "quantPre",
-    "reluPre",
-    "channelSplit",
-    "nz2ndEn",
-    "sid",
-    "unitFlag",
-    "clipReluPre",
-    "eltWiseOp",
-)
+CO1_FIELDS = fields_of(P.DataCopyCO12DstParams)
 PLAIN_TYPES = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "half", "float")
 
 
@@ -1473,21 +1285,17 @@ def gen_data_copy(g: G) -> Case:
                 strict=True,
             )
         )
-        kinds = {
-            "nSize": Int(0, 4095),
-            "mSize": Int(0, 65535),
-            "dstStride": Int(1, 2**32 - 1),
-            "srcStride": Int(0, 65535),
-            "quantPre": Name(tuple(P.QuantMode_t)),
-            "reluPre": Int(0, 1),
-            "channelSplit": Flag(),
-            "nz2ndEn": Flag(),
-            "sid": Int(0, 15),
-            "unitFlag": Int(0, 3),
-            "clipReluPre": Int(0, 1),
-            "eltWiseOp": Int(0, 1),
-        }
-        v = {k: [d[k], kinds[k]] for k in CO1_FIELDS}
+        kind_of = kinds(
+            (Int(0, 4095), "nSize"),
+            (Int(0, 65535), "mSize", "srcStride"),
+            (Int(1, 2**32 - 1), "dstStride"),
+            (Name(tuple(P.QuantMode_t)), "quantPre"),
+            (Int(0, 1), "reluPre", "clipReluPre", "eltWiseOp"),
+            (Flag(), "channelSplit", "nz2ndEn"),
+            (Int(0, 15), "sid"),
+            (Int(0, 3), "unitFlag"),
+        )
+        v = {k: [d[k], kind_of[k]] for k in CO1_FIELDS}
         word = quant_word(g, dst_t == "int8_t")
         v["dst"] = [
             _place(
@@ -1544,13 +1352,11 @@ def gen_data_copy(g: G) -> Case:
             return A.DataCopy(env["dst"], env["src"], p, small_c0)
         return core.data_copy(env["dst"], env["src"], p, enable_small_c0=small_c0)
 
-    return make_case(
-        g, "DataCopy", vals, ("dst", "src"), call, lambda env: span(env.get("dst")), regs, prelude
-    )
+    return make_case(g, "DataCopy", vals, DST_SRC, call, _dst, regs, prelude)
 
 
-PAD_EXT = ("blockCount", "blockLen", "srcStride", "dstStride", "rsv")
-PAD_PAD = ("isPad", "leftPadding", "rightPadding", "paddingValue")
+PAD_EXT = fields_of(P.DataCopyExtParams)
+PAD_PAD = fields_of(P.DataCopyPadExtParams)
 
 
 @family("DataCopyPad", "DataCopyPad", owner="i8b")
@@ -1564,19 +1370,18 @@ def gen_data_copy_pad(g: G) -> Case:
         count, blen = 4095, 2097151 // size * size  # a plan-size probe
     ext = dict(zip(PAD_EXT, (count, blen, sgap, dgap, 0), strict=True))
     pad = dict(zip(PAD_PAD, (g.coin(0.6), left, right, value_for(g, dtype)), strict=True))
-    kinds = {
-        "blockCount": Int(1, 4095),
-        "blockLen": Int(1, 2097151),
-        "srcStride": Int(-blen, 2**40 - 1),
-        "dstStride": Int(0, 65535),
-        "rsv": Int(0, 0),
-        "isPad": Flag(),
-        "leftPadding": Int(0, 255),
-        "rightPadding": Int(0, 255),
-        "paddingValue": Value(),
-    }
-    slots = {k: [ext[k], kinds[k]] for k in PAD_EXT}
-    slots.update({f"pad.{k}": [pad[k], kinds[k]] for k in PAD_PAD})
+    kind_of = kinds(
+        (Int(1, 4095), "blockCount"),
+        (Int(1, 2097151), "blockLen"),
+        (Int(-blen, 2**40 - 1), "srcStride"),
+        (Int(0, 65535), "dstStride"),
+        (Int(0, 0), "rsv"),
+        (Flag(), "isPad"),
+        (Int(0, 255), "leftPadding", "rightPadding"),
+        (Value(), "paddingValue"),
+    )
+    slots = {k: [ext[k], kind_of[k]] for k in PAD_EXT}
+    slots.update({f"pad.{k}": [pad[k], kind_of[k]] for k in PAD_PAD})
     slots["mode"] = [g.pick([P.PaddingMode.Normal, P.PaddingMode.Compact, 0, 1]), Name((0, 1))]
     slots["padParams"] = [None, Struct()]
     pitch = dgap * 32 + cdiv(blen + (left + right) * size, 32) * 32
@@ -1592,20 +1397,16 @@ def gen_data_copy_pad(g: G) -> Case:
             if vals["padParams"] is not None
             else P.DataCopyPadExtParams(*(vals[f"pad.{k}"] for k in PAD_PAD))
         )
-        if via:
-            return A.DataCopyPad(env["dst"], env["src"], p, q, vals["mode"])
-        return core.data_copy_pad(env["dst"], env["src"], p, q, vals["mode"])
+        return either(core, via, "DataCopyPad", "data_copy_pad", env["dst"], env["src"], p, q, vals["mode"])
 
-    return make_case(
-        g, "DataCopyPad", vals, ("dst", "src"), call, lambda env: span(env.get("dst")), ("mov_pad",)
-    )
+    return make_case(g, "DataCopyPad", vals, DST_SRC, call, _dst, ("mov_pad",))
 
 
 # =========================================================================================================
 # Fill / InitConstValue
 # =========================================================================================================
 
-FILL_FIELDS = ("repeatTimes", "blockNum", "dstGap", "initValue")
+FILL_FIELDS = fields_of(P.InitConstValueParams)
 
 
 @family("Fill", "Fill", owner="i8b")
@@ -1623,13 +1424,8 @@ def gen_fill(g: G) -> Case:
         1 << 16,
     )
     v = dict(zip(FILL_FIELDS, (rep, blocks, gap, value_for(g, dtype)), strict=True))
-    kinds = {
-        "repeatTimes": Int(0, 32767),
-        "blockNum": Int(0, 32767),
-        "dstGap": Int(0, 32767),
-        "initValue": Value(),
-    }
-    slots = {k: [v[k], kinds[k]] for k in FILL_FIELDS}
+    kind_of = kinds((Int(0, 32767), "repeatTimes", "blockNum", "dstGap"), (Value(), "initValue"))
+    slots = {k: [v[k], kind_of[k]] for k in FILL_FIELDS}
     slots["dst"] = [
         _place(g, mem, nb, 32 if mem == "L1" else 512, POS[mem] if mem != "L0B" else "B2", dtype, "none"),
         Tensor(),
@@ -1651,65 +1447,29 @@ def gen_fill(g: G) -> Case:
             return A.InitConstValue(env["dst"], p)
         return core.init_const_value(env["dst"], p)
 
-    return make_case(g, "Fill", vals, ("dst",), call, lambda env: span(env.get("dst")))
+    return make_case(g, "Fill", vals, ("dst",), call, _dst)
 
 
 # =========================================================================================================
 # Fixpipe and its registers
 # =========================================================================================================
 
-V220_FIELDS = (
-    "nSize",
-    "mSize",
-    "srcStride",
-    "dstStride",
-    "reluEn",
-    "quantPre",
-    "deqScalar",
-    "ndNum",
-    "srcNdStride",
-    "dstNdStride",
-    "unitFlag",
-    "isChannelSplit",
+V220_FIELDS = fields_of(P.FixpipeParamsV220)
+A3510_FIELDS = fields_of(P.FixpipeParamsArch3510)
+FIX_KINDS = kinds(
+    (Int(0, 4095), "nSize"),
+    (Int(0, 65535), "mSize", "srcStride", "dstNdStride", "sub.srcNdStride", "sub.srcNzMatrixStride"),
+    (Int(1, 2**32 - 1), "dstStride"),
+    (Flag(), "reluEn", "isChannelSplit"),
+    (Name(tuple(P.QuantMode_t)), "quantPre"),
+    (Word(), "deqScalar"),
+    (Int(1, 65535), "ndNum", "sub.ndNum", "sub.dnNum", "sub.srcNzC0Stride"),
+    (Int(0, 512), "srcNdStride"),
+    (Int(0, 3), "unitFlag"),
+    (Struct(), "params"),
+    (Int(0, 0), "dualDstCtrl", "subBlockId"),
+    (Int(0, 2**32 - 1), "sub.dstNdStride", "sub.dstDnMatrixStride"),
 )
-A3510_FIELDS = (
-    "nSize",
-    "mSize",
-    "srcStride",
-    "dstStride",
-    "quantPre",
-    "deqScalar",
-    "reluEn",
-    "unitFlag",
-    "params",
-    "dualDstCtrl",
-    "subBlockId",
-    "isChannelSplit",
-)
-FIX_KINDS = {
-    "nSize": Int(0, 4095),
-    "mSize": Int(0, 65535),
-    "srcStride": Int(0, 65535),
-    "dstStride": Int(1, 2**32 - 1),
-    "reluEn": Flag(),
-    "quantPre": Name(tuple(P.QuantMode_t)),
-    "deqScalar": Word(),
-    "ndNum": Int(1, 65535),
-    "srcNdStride": Int(0, 512),
-    "dstNdStride": Int(0, 65535),
-    "unitFlag": Int(0, 3),
-    "isChannelSplit": Flag(),
-    "params": Struct(),
-    "dualDstCtrl": Int(0, 0),
-    "subBlockId": Int(0, 0),
-    "sub.ndNum": Int(1, 65535),
-    "sub.srcNdStride": Int(0, 65535),
-    "sub.dstNdStride": Int(0, 2**32 - 1),
-    "sub.dnNum": Int(1, 65535),
-    "sub.srcNzMatrixStride": Int(0, 65535),
-    "sub.dstDnMatrixStride": Int(0, 2**32 - 1),
-    "sub.srcNzC0Stride": Int(1, 65535),
-}
 
 
 def _fixpipe_dests(env: dict) -> list:
