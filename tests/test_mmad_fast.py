@@ -406,9 +406,11 @@ def test_padded_copy_path_at_the_end_of_l0a() -> None:
 def test_wrong_argument_types_are_ascsim_errors() -> None:
     core = Core("a2")
     tc, ta, tb = _half_operands(core)
-    with pytest.raises(UnsupportedError, match=r"^Mmad: fm \(A\) must be a LocalTensor, but got NoneType"):
+    # through Core: the one operand / struct check every instruction entry makes (ascsim.checks)
+    with pytest.raises(ParamRangeError, match=r"^Mmad: fm must be a LocalTensor or GlobalTensor, but got "
+                                              r"NoneType"):
         core.mmad(tc, None, tb, MmadParams(16, 16, 16))
-    with pytest.raises(UnsupportedError, match=r"^Mmad: params must be MmadParams, but got dict"):
+    with pytest.raises(ParamRangeError, match=r"^Mmad: params must be MmadParams, but got dict"):
         core.mmad(tc, ta, tb, {"m": 16})
     with pytest.raises(UnsupportedError, match=r"^MmadMx: bias must be a LocalTensor, but got int"):
         mmad_mx(Core("950"), tc, ta, tb, MmadParams(16, 16, 64), 3)

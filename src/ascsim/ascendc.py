@@ -25,6 +25,7 @@ import contextlib
 from collections.abc import Iterator
 from enum import Enum
 
+from . import coerce
 from .core import Core
 from .dtypes import DType, get_dtype
 from .errors import AscsimError, ParamRangeError
@@ -90,6 +91,14 @@ __all__ = [
 _current: list[Core] = []
 
 
+def _whole(instr: str, name: str, value: object) -> int:
+    """An address or size as an integer (its range is checked against GM: a BoundsError)."""
+    v = coerce.as_int(value)
+    if v is None:
+        raise ParamRangeError(f"{instr}: {name} must be an integer, but got {coerce.show(value)}")
+    return v
+
+
 class GlobalTensor(LocalTensor):
     """`AscendC::GlobalTensor<T>`: `GlobalTensor("half")`, then `SetGlobalBuffer(buffer, bufferSize)`.
 
@@ -106,16 +115,19 @@ class GlobalTensor(LocalTensor):
         self.memory = core.gm if core is not None else None  # bound by SetGlobalBuffer
 
     def SetGlobalBuffer(self, buffer: int | LocalTensor, bufferSize: int | None = None) -> None:  # noqa: N802,N803
+        instr = "GlobalTensor.SetGlobalBuffer"
         if isinstance(buffer, LocalTensor):
-            if buffer.memory.name != "GM":
-                raise ParamRangeError("GlobalTensor.SetGlobalBuffer: buffer must be a GM address or GM "
-                                      f"tensor, but got a tensor in {buffer.memory.name}")
+            if buffer.memory is None or buffer.memory.name != "GM":
+                where = ("an unbound GlobalTensor" if buffer.memory is None
+                         else f"a tensor in {buffer.memory.name}")
+                raise ParamRangeError(f"{instr}: buffer must be a GM address or GM tensor, but got {where}")
             mem, addr = buffer.memory, buffer.offset
         else:
             mem = self.memory if self.memory is not None else _core_of().gm
-            addr = int(buffer)
+            addr = _whole(instr, "buffer", buffer)
         bits = self.dtype.bits
-        length = (mem.size - addr) * 8 // bits if bufferSize is None else int(bufferSize)
+        length = ((mem.size - addr) * 8 // bits if bufferSize is None
+                  else _whole(instr, "bufferSize", bufferSize))
         probe = LocalTensor(mem, "GM", addr, self.dtype, length)  # checks the range against GM
         self.memory, self.offset, self.length = probe.memory, probe.offset, probe.length
 
@@ -166,11 +178,19 @@ def _pos(p: object) -> str | None:
     return None if p is None else str(getattr(p, "value", p))
 
 
+def _forms(instr: str, args: tuple, counts: tuple[int, ...], forms: str) -> None:
+    """ParamRangeError unless a variadic C++ spelling got one of its overloads' argument counts."""
+    if len(args) not in counts:
+        raise ParamRangeError(f"{instr}: takes {forms}, but got {len(args)} argument(s) after the tensors "
+                              f"(the C++ API rejects this: no {instr} overload takes {len(args)})")
+
+
 def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dConfig | None = None,  # noqa: N802
              Dst: object = None, Src: object = None) -> ExecReport:
     """`LoadData(dst, src, params)`; `LoadData(dst, src, srcMx, params, mxParams)` for Load2DMX;
     `LoadData<Dst, Src>(dst, src, bitModeParam)` as `LoadData(dst, src, bm, Dst=TPosition.A2, Src=...)`."""
     core = _core_of(dst, src)
+    _forms("LoadData", args, (1, 3), "(dst, src, params) or (dst, src, srcMx, params, mxParams)")
     if len(args) == 3:
         return core.load_data_mx(dst, src, *args)
     (params,) = args
@@ -195,6 +215,7 @@ def LoadDataWithSparse(dst: LocalTensor, src: LocalTensor, idx: LocalTensor, par
 
 def Mmad(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
     """`Mmad(c, a, b, params)` or `Mmad(c, a, b, bias, params)`."""
+    _forms("Mmad", args, (1, 2), "(dst, fm, filter, params) or (dst, fm, filter, bias, params)")
     bias, params = (None, args[0]) if len(args) == 1 else args
     return _core_of(c, a, b).mmad(c, a, b, params, bias)
 
@@ -206,6 +227,7 @@ def MmadWithSparse(c: LocalTensor, a: LocalTensor, b: LocalTensor, params) -> Ex
 
 def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
     """`MmadMx(c, a, b, params)` or `MmadMx(c, a, b, bias, params)` (950; doc: MmadMx.md)."""
+    _forms("MmadMx", args, (1, 2), "(dst, fm, filter, params) or (dst, fm, filter, bias, params)")
     bias, params = (None, args[0]) if len(args) == 1 else args
     return _core_of(c, a, b).mmad_mx(c, a, b, params, bias)
 
@@ -220,6 +242,7 @@ def Fixpipe(dst: LocalTensor, src: LocalTensor, *args, config=None, cbufWorkspac
     CFG_NZ, ...) as `config` (a trailing positional config is accepted too)."""
     if args and isinstance(args[0], LocalTensor):  # Fixpipe(dst, src, cbufWorkspace, params)
         cbufWorkspace, args = args[0], args[1:]
+    _forms("Fixpipe", args, (1, 2), "(dst, src[, cbufWorkspace], params[, config])")
     params, *rest = args
     if rest:
         config = rest[0]
@@ -229,9 +252,12 @@ def Fixpipe(dst: LocalTensor, src: LocalTensor, *args, config=None, cbufWorkspac
 def SetFmatrix(*args) -> None:  # noqa: N802
     """`SetFmatrix(l1H, l1W, padList, FmatrixMode)` or `SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)`."""
     if args and isinstance(args[0], SetFMatrixBitModeParams):
+        _forms("SetFmatrix", args, (1, 2), "(SetFMatrixBitModeParams[, FmatrixMode])")
         param, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:2]
         _core_of().set_fmatrix_bitmode(param, str(getattr(mode, "value", mode)))
         return
+    _forms("SetFmatrix", args, (3, 4), "(l1H, l1W, padList[, FmatrixMode]) or (SetFMatrixBitModeParams[, "
+           "FmatrixMode])")
     l1H, l1W, padList, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:4]  # noqa: N806
     _core_of().set_fmatrix(l1H, l1W, padList, str(getattr(mode, "value", mode)))
 

@@ -7,6 +7,9 @@ rule can be a C++ check for one instruction and a doc-only rule for another.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from . import coerce
 from .errors import AlignmentError, ParamRangeError, UnsupportedError, cpp_rejects, hw_cannot, with_basis
 from .memory import LocalTensor, memory_of
 
@@ -20,18 +23,9 @@ SAME_T = cpp_rejects("LocalTensor<T> dst and src share one T")
 
 
 def in_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str = "") -> int:
-    """`value` as an int in [lo, hi]; ParamRangeError for a non-integral value or one out of range."""
-    try:
-        v = int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
-        v = None
-    if v is None or (v != value and not isinstance(value, bool)):
-        # built only on failure: in_range runs on every uncached instruction call
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be an integer in [{lo}, {hi}], "
-                                         f"but got {value!r}", basis))
-    if not lo <= v <= hi:
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be in [{lo}, {hi}], but got {v}", basis))
-    return v
+    """`value` as an int in [lo, hi]; ParamRangeError for a value that is no integer (ascsim.coerce: a float,
+    None, a string, an array, ... — a bool counts as 0 / 1, as in C++) or one out of range."""
+    return coerce.integer(instr, name, value, lo, hi, basis)
 
 
 def pair(instr: str, name: str, value: object) -> tuple[int, int]:
@@ -55,11 +49,8 @@ def field(instr: str, name: str, value: object, bits: int, lo: int = 0, ctype: s
 
 
 def flag(instr: str, name: str, value: object, basis: str = "") -> bool:
-    """`value` as a bool; ParamRangeError unless it is 0, 1, True or False."""
-    if value not in (0, 1, True, False):
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be a bool (true/false), but got {value!r}",
-                                         basis or hw_cannot("1-bit field")))
-    return bool(value)
+    """`value` as a bool; ParamRangeError unless it is True / False (or a numpy bool) or an integer 0 / 1."""
+    return coerce.flag(instr, name, value, basis or hw_cannot("1-bit field"))
 
 
 def multiple(instr: str, name: str, value: int, m: int, why: str = "", basis: str = "") -> None:
@@ -91,6 +82,25 @@ def position(instr: str, what: str, t: LocalTensor, allowed: tuple[str, ...], ba
         raise UnsupportedError(with_basis(
             f"{instr}: {what} must be in {' or '.join(allowed)}, but got TPosition {t.position} "
             f"({t.memory.name})", basis))
+
+
+def tensors(instr: str, optional: tuple[str, ...] = (), **operands: object) -> None:
+    """ParamRangeError unless every operand is a LocalTensor (or a GlobalTensor bound with SetGlobalBuffer);
+    the `optional` ones may also be None (left out)."""
+    for name, t in operands.items():
+        if isinstance(t, LocalTensor) and t.memory is not None or (t is None and name in optional):
+            continue
+        what = "an unbound GlobalTensor (call SetGlobalBuffer first)" if isinstance(t, LocalTensor) \
+            else f"{type(t).__name__} {coerce.show(t)}"
+        raise ParamRangeError(with_basis(
+            f"{instr}: {name} must be a LocalTensor or GlobalTensor, but got {what}",
+            cpp_rejects(f"{name} is a LocalTensor<T> / GlobalTensor<T> parameter")))
+
+
+def struct(instr: str, name: str, value: object, accepted: Iterable[type]) -> None:
+    """ParamRangeError unless `value` is one of the `accepted` structs (a C++ overload takes each)."""
+    coerce.struct(instr, name, value, accepted,
+                  cpp_rejects(f"no {instr} overload takes {type(value).__name__} as {name}"))
 
 
 #: The memory a `LoadData<Dst, Src>` template argument names (bit-mode forms).

@@ -16,12 +16,29 @@ from typing import Any
 
 import numpy as np
 
-from . import checks
+from . import checks, coerce
 from .chips import ChipProfile, get_chip
-from .dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
+from .dtypes import Bits, DType, get_dtype, pad_pattern, raw_to_bytes, scalar_dtype
 from .errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
-from .memory import MARKER, GlobalMemory, LocalTensor, Memory, memory_of
-from .params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
+from .memory import MARKER, GlobalMemory, LocalTensor, Memory, encode_values, memory_of
+from .params import (
+    DataCopyExtParams,
+    DataCopyPadExtParams,
+    InitConstValueParams,
+    LoadData2DMxParams,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+    LoadData3DParamsV2,
+    LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    MmadParams,
+    PaddingMode,
+    SetFMatrixBitModeParams,
+    fixpipe_config,
+)
+from .params.load3d import pad_list
 from .plan import ExecReport, basis_on, doc_conflict
 
 #: How many ExecReports `Core.log` keeps (oldest dropped first).
@@ -112,7 +129,7 @@ class Core:
         self._batch = None  # a boundary.Batch while `run` executes a sequence of calls
         if mmad_accumulate not in MMAD_ACCUMULATE:
             raise ParamRangeError(f"Core: mmad_accumulate must be one of {', '.join(MMAD_ACCUMULATE)}, "
-                                  f"but got {mmad_accumulate!r}")
+                                  f"but got {coerce.show(mmad_accumulate)}")
         self.mmad_accumulate = mmad_accumulate
         self._gm: GlobalMemory | None = None
         self.memories: dict[str, Memory] = {
@@ -171,8 +188,8 @@ class Core:
             a = _ALLOC_ALIGN.get(mem_name, 32)
             offset = -(-self._next.get(mem_name, 0) // a) * a
         t = LocalTensor(mem, position, offset, dt, length)
-        self._next[mem_name] = max(self._next.get(mem_name, 0), offset + t.nbytes)
-        _store_initial(t, data, raw)
+        _store_initial(t, data, raw)  # raises before anything is written or allocated
+        self._next[mem_name] = max(self._next.get(mem_name, 0), t.offset + t.nbytes)
         return t
 
     def free_all(self) -> None:
@@ -183,24 +200,24 @@ class Core:
                       ) -> LocalTensor:
         """A GM tensor newly allocated in this core's GM byte space, sized by `data` (values), `raw`
         (bit patterns) or a length. Its address is `t.GetPhyAddr()` (what `SetGlobalBuffer` takes)."""
+        instr = "Core.global_tensor"
         dt = get_dtype(dtype)
-        data = None
+        payload = None  # the initial bytes, encoded before anything is allocated (a bad value allocates none)
         if raw is not None:
             if data_or_length is not None:
-                raise ParamRangeError("Core.global_tensor: give data / a length or raw, not both")
-            raw = np.asarray(raw).ravel()
-            n = raw.size
-        elif isinstance(data_or_length, (int, np.integer)):
-            n = int(data_or_length)
+                raise ParamRangeError(f"{instr}: give data / a length or raw, not both")
+            raw = coerce.numeric_array(instr, "raw", raw, "bit patterns").ravel()
+            n, payload = raw.size, raw_to_bytes(dt, raw)
+        elif coerce.as_int(data_or_length) is not None and not isinstance(data_or_length, (bool, np.bool_)):
+            n = coerce.integer(instr, "length", data_or_length, 0, self.gm.size * 8 // dt.bits)
         elif data_or_length is None:
-            raise ParamRangeError("Core.global_tensor: give data (values), raw (bit patterns) or a length")
+            raise ParamRangeError(f"{instr}: give data (values), raw (bit patterns) or a length")
         else:
-            data = np.asarray(data_or_length).ravel()
-            n = data.size
-        if n < 0:
-            raise ParamRangeError(f"Core.global_tensor: length must be >= 0, but got {n}")
+            payload = encode_values(dt, data_or_length)
+            n = np.asarray(data_or_length).size
         t = LocalTensor(self.gm, "GM", self.gm.allocate((n * dt.bits + 7) // 8), dt, n)
-        _store_initial(t, data, raw)
+        if payload is not None:
+            t._store(payload, 0)
         return t
 
     # -- registers ----------------------------------------------------------------------------------
@@ -212,6 +229,7 @@ class Core:
 
     def set_fmatrix_bitmode(self, param: SetFMatrixBitModeParams, mode: str = "FMATRIX_LEFT") -> None:
         """SetFmatrix(SetFMatrixBitModeParams, FmatrixMode) (950; SetFmatrixBitMode.md 表3)."""
+        checks.struct("SetFmatrixBitMode", "param", param, (SetFMatrixBitModeParams,))
         d = param.as_dict()
         self._set_fmatrix("SetFmatrixBitMode", d["l1H"], d["l1W"], [d[f"padList{i}"] for i in range(4)], mode)
 
@@ -251,6 +269,7 @@ class Core:
         """SetLoadDataRepeat / SetLoadDataRepeatWithStride (doc: SetLoadDataRepeat*.md)."""
         with_stride = isinstance(p, LoadDataRepeatParamWithStride)
         instr = "SetLoadDataRepeatWithStride" if with_stride else "SetLoadDataRepeat"
+        checks.struct(instr, "params", p, (LoadDataRepeatParam, LoadDataRepeatParamWithStride))
         self.chip.check(instr, instr=instr)
         # kernel_struct_mm.h LoadDataRepeatParam: uint16_t repeatStride, uint8_t repeatTime / repeatMode,
         # uint16_t dstStride; the register packs repeatMode in one bit (SetLoadDataRepeat.md 表2: 0 / 1).
@@ -287,6 +306,8 @@ class Core:
     def load_data(self, dst: LocalTensor, src: LocalTensor, params, config=None, *,
                   dst_pos: str | None = None, src_pos: str | None = None) -> ExecReport:
         """`LoadData(dst, src, params)`, dispatching on the params struct type like the C++ overloads."""
+        if dst.__class__ is not LocalTensor or src.__class__ is not LocalTensor:
+            checks.tensors("LoadData", dst=dst, src=src)
         fn = _OVERLOADS.get(params.__class__)
         if fn is None:
             from .isa import dispatch_load_data
@@ -334,18 +355,22 @@ class Core:
         """`Mmad(c, a, b[, bias], MmadParams)`."""
         from .isa.mmad import mmad
 
+        _operands("Mmad", params, (MmadParams,), dst=c, fm=a, filter=b, bias=bias)
         return self._logged(mmad(self, c, a, b, params, bias))
 
     def load_data_with_stride(self, dst: LocalTensor, src: LocalTensor, params, config=None) -> ExecReport:
         """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950; dstStride from the repeat register)."""
         from .isa.load3d import load_data_with_stride
 
+        _operands("LoadDataWithStride", params, (LoadData3DParamsV2,), dst=dst, src=src)
         return self._logged(load_data_with_stride(self, dst, src, params, config))
 
     def load_data_with_transpose(self, dst: LocalTensor, src: LocalTensor, params) -> ExecReport:
         """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])`."""
         from .isa.transpose import load_data_with_transpose
 
+        _operands("LoadDataWithTranspose", params, (LoadData2dTransposeParams, LoadData2dTransposeParamsV2),
+                  dst=dst, src=src)
         return self._logged(load_data_with_transpose(self, dst, src, params))
 
     def load_data_with_sparse(self, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params
@@ -353,12 +378,14 @@ class Core:
         """`LoadDataWithSparse(dst, src, idx, LoadData2dParams)` (A2/A3)."""
         from .isa.sparse import load_data_with_sparse
 
+        _operands("LoadDataWithSparse", params, (LoadData2DParams,), dst=dst, src=src, idx=idx)
         return self._logged(load_data_with_sparse(self, dst, src, idx, params))
 
     def mmad_with_sparse(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params) -> ExecReport:
         """`MmadWithSparse(c, a, b, MmadParams)` (A2/A3)."""
         from .isa.sparse import mmad_with_sparse
 
+        _operands("MmadWithSparse", params, (MmadParams,), dst=c, fm=a, filter=b)
         return self._logged(mmad_with_sparse(self, c, a, b, params))
 
     def load_data_mx(self, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor, params, mx_params
@@ -366,6 +393,8 @@ class Core:
         """`LoadData(dst, src, srcMx, LoadData2DParamsV2, LoadData2DMxParams)` (Load2DMX, 950)."""
         from .isa.mx import load_data_mx
 
+        _operands("Load2DMX", params, (LoadData2DParamsV2,), dst=dst, src=src, srcMx=src_mx)
+        checks.struct("Load2DMX", "mxParams", mx_params, (LoadData2DMxParams,))
         return self._logged(load_data_mx(self, dst, src, src_mx, params, mx_params))
 
     def mmad_mx(self, c: LocalTensor, a: LocalTensor, b: LocalTensor, params, bias: LocalTensor | None = None
@@ -373,6 +402,7 @@ class Core:
         """`MmadMx(c, a, b[, bias], MmadParams)` (950)."""
         from .isa.mx import mmad_mx
 
+        _operands("MmadMx", params, (MmadParams,), dst=c, fm=a, filter=b, bias=bias)
         return self._logged(mmad_mx(self, c, a, b, params, bias))
 
     def data_copy(self, dst: LocalTensor, src: LocalTensor, params, *, enable_small_c0: bool = False
@@ -381,21 +411,24 @@ class Core:
         L1."""
         from .isa.copy import data_copy
 
+        checks.tensors("DataCopy", dst=dst, src=src)
         return self._logged(data_copy(self, dst, src, params, enable_small_c0=enable_small_c0))
 
     def fixpipe(self, dst: LocalTensor, src: LocalTensor, params, config=None, cbuf_workspace=None
                 ) -> ExecReport:
         """`Fixpipe<..., config>(dst, src, params)`: L0C -> GM (NZ2ND default; CFG_NZ, CFG_COLUMN_MAJOR)."""
-        from .isa.fixpipe import CFG_ROW_MAJOR, fixpipe
+        from .isa.fixpipe import fixpipe
 
-        return self._logged(fixpipe(self, dst, src, params, CFG_ROW_MAJOR if config is None else config,
-                                    cbuf_workspace))
+        checks.tensors("Fixpipe", ("cbufWorkspace",), dst=dst, src=src, cbufWorkspace=cbuf_workspace)
+        cfg = fixpipe_config("Fixpipe", config)
+        return self._logged(fixpipe(self, dst, src, params, cfg, cbuf_workspace))
 
     def init_const_value(self, dst: LocalTensor, params, instr: str = "Fill") -> ExecReport:
         """`Fill(dst, InitConstValueParams)` (`InitConstValue` before CANN 9): L1 / L0A / L0B. (`Core.fill` is
         the marker byte of fresh memory.)"""
         from .isa.fill import fill
 
+        _operands(instr, params, (InitConstValueParams,), dst=dst)
         return self._logged(fill(self, dst, params, instr))
 
     def data_copy_pad(self, dst: LocalTensor, src: LocalTensor, params, pad_params=None, mode: int = 0
@@ -403,6 +436,11 @@ class Core:
         """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams)` GM -> L1 (950)."""
         from .isa.copy import data_copy_pad
 
+        _operands("DataCopyPad", params, (DataCopyExtParams,), dst=dst, src=src)
+        if pad_params is not None:
+            checks.struct("DataCopyPad", "padParams", pad_params, (DataCopyPadExtParams,))
+        mode = coerce.choice("DataCopyPad", "mode", mode, PaddingMode,
+                             cpp_rejects("the PaddingMode template argument"))
         return self._logged(data_copy_pad(self, dst, src, params, pad_params, mode))
 
     def set_atomic_add(self, dtype: DType | str) -> None:
@@ -434,7 +472,14 @@ class Core:
         Buffer)."""
         from .isa.fixpipe import set_fixpipe_config
 
+        checks.tensors("SetFixPipeConfig", ("reluPre",), quantPre=quant_pre, reluPre=relu_pre)
         set_fixpipe_config(self, quant_pre, relu_pre, is_unit_flag)
+
+
+def _operands(instr: str, params: object, accepted: tuple[type, ...], **tensors: object) -> None:
+    """An instruction's operands are tensors (`bias` may be None) and its params one of `accepted`."""
+    checks.tensors(instr, ("bias",), **tensors)
+    checks.struct(instr, "params", params, accepted)
 
 
 def scalar_type(instr: str, name: str, value: object, dtype: DType | str | None) -> DType:
@@ -445,8 +490,9 @@ def scalar_type(instr: str, name: str, value: object, dtype: DType | str | None)
     dt = scalar_dtype(value)
     if dt is None:
         kind = "a bit pattern (Bits)" if isinstance(value, Bits) else f"a plain {type(value).__name__}"
-        raise ParamRangeError(f"{instr}: the type T of {name} is needed, but {name} is {kind} ({value!r}); "
-                              f"pass dtype=... or a numpy scalar such as np.float16({value!r})")
+        raise ParamRangeError(f"{instr}: the type T of {name} is needed, but {name} is {kind} "
+                              f"({coerce.show(value)}); pass dtype=... or a numpy scalar such as "
+                              "np.float16(...)")
     return dt
 
 
@@ -470,8 +516,8 @@ def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padVa
     except ParamRangeError as e:
         tail = basis or hw_cannot(f"the {'PADDING ' if name == 'padValue' else ''}register holds a "
                                   f"{dt.name} bit pattern")
-        raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got {value!r} "
-                              f"({e}) ({tail})") from None
+        raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got "
+                              f"{coerce.show(value)} ({e}) ({tail})") from None
 
 
 #: Chips whose C++ API cannot write the right FMATRIX bank (Load3DSetFMatrixBCal reports "not supported").
@@ -480,20 +526,22 @@ _NO_RIGHT_FMATRIX = {"inference_aicore": "dav_m200", "training": "dav_c100"}
 
 def fmatrix_bank(instr: str, mode: object) -> str:
     """"left" / "right" for an FmatrixMode (name, enum or 0 / 1)."""
-    m = str(getattr(mode, "value", mode)).upper().removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::")
+    v = getattr(mode, "value", mode)
+    i = None if isinstance(v, (bool, np.bool_)) else coerce.as_int(v)  # an enum class takes no bool
+    if i is not None:
+        m = "0" if i == 0 else "1" if i == 1 else ""
+    else:
+        m = v.upper() if isinstance(v, str) else ""
     bank = {"FMATRIX_LEFT": "left", "LEFT": "left", "0": "left", "FMATRIX_RIGHT": "right", "RIGHT": "right",
-            "1": "right"}.get(m)
+            "1": "right"}.get(m.removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::"))
     if bank is None:
         raise UnsupportedError(with_basis(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
-                                          f"but got {mode!r}", cpp_rejects("enum class FmatrixMode")))
+                                          f"but got {coerce.show(mode)}",
+                                          cpp_rejects("enum class FmatrixMode")))
     return bank
 
 
 def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:
     """padList [left, right, top, bottom] as a checked tuple (each in [0, 255], doc: SetFmatrix.md 表1)."""
-    pads = list(padList)
-    if len(pads) != 4:
-        raise ParamRangeError(with_basis(f"{instr}: padList must have 4 entries [left, right, top, bottom], "
-                                         f"but got {padList!r}", cpp_rejects("padList is uint8_t[4]")))
     return tuple(checks.field(instr, f"padList[{i}]", v, 8, ctype="uint8_t")  # type: ignore[return-value]
-                 for i, v in enumerate(pads))
+                 for i, v in enumerate(pad_list(instr, padList)))

@@ -14,6 +14,7 @@ so NaN is encoded as 0x0 for both fp4 types.  e8m0 uses its own encoder (§6: Na
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -22,6 +23,7 @@ import en_dtypes
 import ml_dtypes
 import numpy as np
 
+from ascsim import coerce
 from ascsim.errors import ParamRangeError, UnsupportedError, did_you_mean
 
 __all__ = [
@@ -146,13 +148,14 @@ def get_dtype(x: str | DType | np.dtype | type) -> DType:
     else:
         try:
             hit = _BY_NP.get(np.dtype(x))
-        except TypeError:
+        except (TypeError, ValueError, OverflowError):  # not a dtype spec at all
             hit = None
         if hit is not None:
             return hit
     valid = ", ".join(d.name for d in ALL_DTYPES)
     hint = did_you_mean(x, list(_ALIASES)) if isinstance(x, str) else ""
-    raise UnsupportedError(f"get_dtype: dtype must be one of [{valid}] (or an alias), but got {x!r}{hint}")
+    raise UnsupportedError(f"get_dtype: dtype must be one of [{valid}] (or an alias), but got "
+                           f"{coerce.show(x)}{hint}")
 
 
 # ---------------------------------------------------------------- formula decoders (number-formats.md)
@@ -313,14 +316,17 @@ def _encode_int(dt: DType, v: np.ndarray) -> np.ndarray:
             raise ParamRangeError(f"to_raw: {dt.name} values must be integers in [0, 2^64 - 1], but got "
                                   f"{v.dtype} data{' with negatives' if v.dtype.kind == 'i' else ''}")
         return v.astype(np.uint64)
+    half_range = 1 << (dt.bits - 1)
+    lo, hi = (-half_range, half_range - 1) if dt.kind == "int" else (0, (1 << dt.bits) - 1)
     if v.dtype.kind == "f":
         if not np.all(np.isfinite(v)) or not np.all(v == np.round(v)):
             raise ParamRangeError(f"to_raw: {dt.name} values must be integers, but got non-integral floats")
+        if v.size and (v.min() < lo or v.max() > hi):  # checked before the int64 cast could wrap
+            raise ParamRangeError(f"to_raw: {dt.name} values must be in [{lo}, {hi}], "
+                                  f"but got range [{v.min():.17g}, {v.max():.17g}]")
     if v.dtype.kind == "u" and v.dtype.itemsize == 8:
         v = np.minimum(v, np.iinfo(np.int64).max)
     iv = v.astype(np.int64)
-    half_range = 1 << (dt.bits - 1)
-    lo, hi = (-half_range, half_range - 1) if dt.kind == "int" else (0, (1 << dt.bits) - 1)
     if iv.size and (iv.min() < lo or iv.max() > hi):
         raise ParamRangeError(f"to_raw: {dt.name} values must be in [{lo}, {hi}], "
                               f"but got range [{iv.min()}, {iv.max()}]")
@@ -335,11 +341,15 @@ def to_raw(dtype: Any, values: Any) -> np.ndarray:
     if v.dtype == dt.value_dtype and dt is not INT4B:
         raw = v.view(dt.raw_dtype)
         return (raw & 0xF).astype(np.uint8) if dt.is_4bit else raw.copy()
-    if dt.kind in ("int", "uint"):
-        if v.dtype.kind not in "iufb" or (v.dtype.kind == "f" and v.dtype.itemsize < 4):
-            v = v.astype(np.float64)
-        return _encode_int(dt, v)
-    x = v.astype(np.float64)
+    try:
+        if dt.kind in ("int", "uint"):
+            if v.dtype.kind not in "iufb" or (v.dtype.kind == "f" and v.dtype.itemsize < 4):
+                v = v.astype(np.float64)
+            return _encode_int(dt, v)
+        x = v.astype(np.float64)
+    except OverflowError:  # a Python int beyond any float (an object array)
+        raise ParamRangeError(f"to_raw: {dt.name} values must fit a float64, but got an integer beyond "
+                              "2^1024") from None
     with np.errstate(over="ignore", invalid="ignore"):
         return _encode_float(dt, x)
 
@@ -377,15 +387,37 @@ class Bits(int):
 
 
 def pad_pattern(dtype: Any, value: Any) -> int:
-    """Raw bit pattern of one scalar value (for padValue registers); a `Bits` value is the pattern itself."""
+    """Raw bit pattern of one scalar value of T (padValue registers, initValue, paddingValue); a `Bits` value
+    is the pattern itself. ParamRangeError for a value that is no real number (None, a string, a complex,
+    an array: `ascsim.coerce.number`) or that T cannot represent (an int out of range, a non-integral or
+    non-finite value for an integer T, an int too large for any float)."""
     dt = get_dtype(dtype)
     if isinstance(value, Bits):
         if not 0 <= value < (1 << dt.bits):
             hi = (1 << dt.bits) - 1
             raise ParamRangeError(f"pad_pattern: a {dt.name} bit pattern must be in [0, 0x{hi:x}], "
-                                  f"but got 0x{int(value):x}")
+                                  f"but got {coerce.show(Bits(value))}")
         return int(value)
-    return int(to_raw(dt, np.asarray([value]))[0])
+    v = coerce.number("pad_pattern", "the value", value, f"a number (a value of {dt.name})")
+    if isinstance(v, np.generic):  # a numpy / ml_dtypes scalar: of T itself its bits are kept as they are
+        return int(to_raw(dt, np.asarray([v]))[0])
+    if dt.kind in ("int", "uint"):
+        iv = coerce.as_int(v)
+        if iv is None:  # a float: only an integral, finite one names an integer
+            if not math.isfinite(v) or v != int(v):
+                raise ParamRangeError(f"pad_pattern: {dt.name} values must be integers, but got {v!r}")
+            iv = int(v)
+        half_range = 1 << (dt.bits - 1)
+        lo, hi = (-half_range, half_range - 1) if dt.kind == "int" else (0, (1 << dt.bits) - 1)
+        if not lo <= iv <= hi:
+            raise ParamRangeError(f"pad_pattern: {dt.name} values must be in [{lo}, {hi}], but got "
+                                  f"{coerce.show(iv)}")
+        return iv & ((1 << dt.bits) - 1)
+    try:
+        x = float(v)
+    except OverflowError:
+        raise ParamRangeError(f"pad_pattern: {coerce.show(v)} is too large for any float type") from None
+    return int(to_raw(dt, np.asarray([x], dtype=np.float64))[0])
 
 
 def scalar_dtype(value: Any) -> DType | None:
@@ -443,7 +475,8 @@ def raw_from_bytes(dtype: Any, data: Any, count: int | None = None) -> np.ndarra
                                   f"{dt.bits // 8}, but got {b.size}")
         count = avail
     if count < 0 or count > avail:
-        raise ParamRangeError(f"raw_from_bytes: count for {dt.name} must be in [0, {avail}], but got {count}")
+        raise ParamRangeError(f"raw_from_bytes: count for {dt.name} must be in [0, {avail}], but got "
+                              f"{coerce.show(count)}")
     if dt.is_4bit:
         return unpack_nibbles(b[: (count + 1) // 2])[:count]
     nb = count * (dt.bits // 8)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from . import coerce
 from .chips import TPOSITION_TO_MEMORY
 from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, to_bytes
 from .errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError, did_you_mean
@@ -37,10 +38,10 @@ def memory_of(position: str) -> str:
     """The physical memory behind a TPosition name."""
     try:
         return POSITION_MEMORY[position]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable value
+        hint = position_hint(position) if isinstance(position, str) else ""
         raise UnsupportedError(
-            f"TPosition {position!r} is not modelled{position_hint(position)}; "
-            f"known: {', '.join(POSITION_MEMORY)}"
+            f"TPosition {coerce.show(position)} is not modelled{hint}; known: {', '.join(POSITION_MEMORY)}"
         ) from None
 
 
@@ -86,7 +87,8 @@ class Memory:
     def check_range(self, start: int, nbytes: int, what: str) -> None:
         if start < 0 or start + nbytes > self.size:
             raise BoundsError(
-                f"{what}: bytes [{start}, {start + nbytes}) lie outside {self.name} (size {self.size} B)"
+                f"{what}: bytes [{coerce.show(start)}, {coerce.show(start + nbytes)}) lie outside "
+                f"{self.name} (size {self.size} B)"
             )
 
 
@@ -149,11 +151,11 @@ class LocalTensor:
     def __init__(self, memory: Memory, position: str, offset: int, dtype: DType | str, length: int) -> None:
         self.memory = memory
         self.position = position
-        self.offset = int(offset)
+        self.offset = _int("offset", offset)
         self.dtype = get_dtype(dtype)
-        self.length = int(length)
+        self.length = _int("length", length)
         if self.length < 0:
-            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {length}")
+            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {coerce.show(length)}")
         memory.check_range(self.offset, self.nbytes, f"LocalTensor<{self.dtype}> at {position}")
 
     # -- geometry -------------------------------------------------------------------------------
@@ -179,9 +181,9 @@ class LocalTensor:
 
     def __getitem__(self, i: int) -> LocalTensor:
         """`t[i]`: the tensor starting i elements further on (sub-byte types need even i)."""
-        i = int(i)
+        i = _int("index", i)
         if not 0 <= i <= self.length:
-            raise BoundsError(f"LocalTensor[{i}]: index outside [0, {self.length}]")
+            raise BoundsError(f"LocalTensor[{coerce.show(i)}]: index outside [0, {self.length}]")
         bits = i * self.dtype.bits
         if bits % 8:
             raise AlignmentError(
@@ -204,11 +206,11 @@ class LocalTensor:
 
     def read(self, count: int | None = None) -> np.ndarray:
         """Element values (a copy), in the dtype's numpy value type."""
-        n = self.length if count is None else int(count)
+        n = self.length if count is None else _int("count", count)
         return from_bytes(self.dtype, self.bytes(), n)
 
     def read_raw(self, count: int | None = None) -> np.ndarray:
-        n = self.length if count is None else int(count)
+        n = self.length if count is None else _int("count", count)
         return raw_from_bytes(self.dtype, self.bytes(), n)
 
     def write(self, values: object, start: int = 0) -> None:
@@ -217,20 +219,14 @@ class LocalTensor:
         An unsigned-integer array as wide as a float dtype (uint16 for half / bfloat16_t, uint8 for the
         8-bit floats, uint32 for float) is refused: it is almost always a bit-pattern array, which
         `write` would convert value by value. Use `write_raw` (or `Core.tensor(..., raw=...)`)."""
-        v = np.asarray(values)
-        dt = self.dtype
-        if dt.kind == "float" and v.dtype.kind == "u" and v.dtype.itemsize * 8 == dt.bits:
-            raise ParamRangeError(
-                f"LocalTensor<{dt.name}>.write: a {v.dtype} array for a {dt.name} tensor looks like raw bit "
-                f"patterns, but write() takes values and would convert each integer to {dt.name}; pass the "
-                "bits with write_raw() / Core.tensor(..., raw=...), or the values as a float array")
-        self._store(to_bytes(dt, v.ravel()), start)
+        self._store(encode_values(self.dtype, values), start)
 
     def write_raw(self, raw: object, start: int = 0) -> None:
-        self._store(raw_to_bytes(self.dtype, np.asarray(raw).ravel()), start)
+        raw = coerce.numeric_array(f"LocalTensor<{self.dtype.name}>.write_raw", "raw", raw, "bit patterns")
+        self._store(raw_to_bytes(self.dtype, raw.ravel()), start)
 
     def _store(self, data: np.ndarray, start: int) -> None:
-        t = self[start] if start else self
+        t = self if start is None or (start.__class__ is int and start == 0) else self[start]
         if data.size > t.nbytes:
             raise BoundsError(
                 f"LocalTensor<{self.dtype}>.write: {data.size} B do not fit in {t.nbytes} B "
@@ -240,7 +236,9 @@ class LocalTensor:
 
     def fill_raw(self, pattern: int) -> None:
         """Fill every element with one raw bit pattern."""
-        self.write_raw(np.full(self.length, pattern, dtype=self.dtype.raw_dtype))
+        hi = 15 if self.dtype.is_4bit else (1 << self.dtype.bits) - 1
+        p = coerce.integer(f"LocalTensor<{self.dtype.name}>.fill_raw", "pattern", pattern, 0, hi)
+        self.write_raw(np.full(self.length, p, dtype=self.dtype.raw_dtype))
 
     def __repr__(self) -> str:
         """Text view with values: the first elements (and the last ones of a long tensor); elements whose
@@ -265,6 +263,26 @@ class LocalTensor:
                 parts.append("...")
         note = " (_ = fill marker, never written)" if "_" in parts else ""
         return f"[{', '.join(parts)}]{note}"
+
+
+def encode_values(dt: DType, values: object) -> np.ndarray:
+    """The bytes of `values` (numbers) encoded as `dt` elements; ParamRangeError for anything else. An
+    unsigned-integer array as wide as a float dtype is refused: it is almost always bit patterns."""
+    v = coerce.numeric_array(f"LocalTensor<{dt.name}>.write", "values", values)
+    if dt.kind == "float" and v.dtype.kind == "u" and v.dtype.itemsize * 8 == dt.bits:
+        raise ParamRangeError(
+            f"LocalTensor<{dt.name}>.write: a {v.dtype} array for a {dt.name} tensor looks like raw bit "
+            f"patterns, but write() takes values and would convert each integer to {dt.name}; pass the "
+            "bits with write_raw() / Core.tensor(..., raw=...), or the values as a float array")
+    return to_bytes(dt, v.ravel())
+
+
+def _int(name: str, value: object) -> int:
+    """A tensor's offset / length / index: an integer (ParamRangeError for 2.5, "3", None, ...)."""
+    v = coerce.as_int(value)
+    if v is None:
+        raise ParamRangeError(f"LocalTensor: {name} must be an integer, but got {coerce.show(value)}")
+    return v
 
 
 def _short(v: object) -> str:

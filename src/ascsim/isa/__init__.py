@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core import _OVERLOADS
-from ..errors import UnsupportedError
+from ..errors import UnsupportedError, cpp_rejects, with_basis
 
 
 def load_data_overload(params_type: type) -> Callable[[Callable], Callable]:
@@ -27,7 +27,9 @@ def dispatch_load_data(core, dst, src, params, config=None, *, dst_pos=None, src
     fn = _OVERLOADS.get(type(params))
     if fn is None:
         known = ", ".join(sorted(t.__name__ for t in _OVERLOADS))
-        raise UnsupportedError(f"LoadData: no overload takes {type(params).__name__}; known: {known}")
+        got = f"the class {params.__name__} itself" if isinstance(params, type) else type(params).__name__
+        raise UnsupportedError(with_basis(f"LoadData: no overload takes {got}; known: {known}",
+                                          cpp_rejects("no LoadData overload for this params type")))
     return fn(core, dst, src, params, config, dst_pos, src_pos)
 
 

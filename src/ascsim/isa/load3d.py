@@ -558,18 +558,30 @@ _BM_NAMES = {"kStartPt": "kPos", "kExtension": "kStep", "mExtension": "mStep", "
              "enTranspose": "transpose", "fMatrixCtrl": "fmatrixCtrl"}
 
 
+def _config(instr: str, config: object) -> tuple[bool, bool]:
+    """(isSetFMatrix, isSetPadding) of the IsResetLoad3dConfig template argument (None: the default)."""
+    if config is None:
+        config = IS_RESER_LOAD3D_DEFAULT_CONFIG
+    elif config.__class__ is not IsResetLoad3dConfig:
+        checks.struct(instr, "config", config, (IsResetLoad3dConfig,))
+    sf, sp = config.isSetFMatrix, config.isSetPadding  # type: ignore[attr-defined]
+    if (sf is not True and sf is not False) or (sp is not True and sp is not False):
+        sf = checks.flag(instr, "config.isSetFMatrix", sf, cpp_rejects("bool isSetFMatrix"))
+        sp = checks.flag(instr, "config.isSetPadding", sp, cpp_rejects("bool isSetPadding"))
+    return sf, sp
+
+
 def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 | LoadData3DParamsV2,
-                       config: IsResetLoad3dConfig | None
-                       ) -> tuple[Fmatrix, int, tuple[Fmatrix | None, int | None]]:
-    """Effective left FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig): the struct's
-    l1H/l1W/padList go to the left bank (the C++ API's Load3DSetFMatrixCal calls set_fmatrix)."""
-    cfg = config or IsResetLoad3dConfig()
+                       sf: bool, sp: bool) -> tuple[Fmatrix, int, tuple[Fmatrix | None, int | None]]:
+    """Effective left FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig isSetFMatrix /
+    isSetPadding = sf / sp): the struct's l1H/l1W/padList go to the left bank (the C++ API's
+    Load3DSetFMatrixCal calls set_fmatrix)."""
     fm, pad_w = None, None
-    if cfg.isSetFMatrix:
+    if sf:
         l1 = cpp_rejects("CheckLoadData3dParams: ASC_MAX_LOAD3D_L1")
         fm = Fmatrix(checks.in_range(instr, "l1H", p.l1H, 0, 32767, l1),
                      checks.in_range(instr, "l1W", p.l1W, 0, 32767, l1), _pad_list(instr, p.padList))
-    if cfg.isSetPadding:
+    if sp:
         pad_w = checked_pad_pattern(instr, dt, p.padValue)
     eff_fm = fm if fm is not None else core.regs.fmatrix_left
     eff_pad = pad_w if pad_w is not None else core.regs.padding
@@ -593,14 +605,13 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
             config: IsResetLoad3dConfig | None) -> ExecReport:
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
-    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    sf, sp = _config(instr, config)
     key = _key(core, instr, dst, src, p.key(), not sf, not sp)
     if key is not None:
         key = (*key, sf, sp)
 
     def prepare() -> _Prepared:
-        fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, cfg)
+        fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
         spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
                                                    (fm, core.regs.fmatrix_right), _V2_NAMES)
         hazards = ()
@@ -781,24 +792,23 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
               _src_pos: str | None = None) -> ExecReport:
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
     instr = "Load3Dv1"
-    cfg = config or IS_RESER_LOAD3D_DEFAULT_CONFIG
-    sf, sp = cfg.isSetFMatrix, cfg.isSetPadding
+    sf, sp = _config(instr, config)
     key = _key(core, instr, dst, src, p.key(), not sf, not sp)
     if key is not None:
         key = (*key, sf, sp)
-    prep = cached(key) or lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, cfg))
+    prep = cached(key) or lookup(key, lambda: _prepared_v1(core, instr, dst, src, p, sf, sp))
     # SetLoadDataBoundary counts in 32-B units for v1 (doc: SetLoadDataBoundary.md 表1).
     return run_gather(core, prep, dst, src, core.regs.boundary * 32)
 
 
 def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
-                 cfg: IsResetLoad3dConfig) -> Prepared:
+                 sf: bool, sp: bool) -> Prepared:
     cb = cpp_rejects("CheckLoadData3dv1Params")
 
     def r(name: str, value: object, lo: int, hi: int, basis: str = cb) -> int:
         return checks.in_range(instr, name, value, lo, hi, basis)
 
-    fm, pad, (fm_w, pad_w) = _resolve_registers(core, instr, dst.dtype, p, cfg)
+    fm, pad, (fm_w, pad_w) = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
     v = {
         "c1Index": r("c1Index", p.c1Index, 0, 4095),
         "fetchFilterW": r("fetchFilterW", p.fetchFilterW, 0, 254),
@@ -844,6 +854,8 @@ def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: 
     if fm_w is not None or pad_w is not None:
         def commit(core: Core) -> None:  # after the execution: a rejected call changes no register
             core._commit_load3d_registers(fm_w, pad_w)
+    # the destination extent, arithmetically: repeat r writes fractal r * jumpStride (checked before the plan)
+    last = (spec.repeatTime - 1) * spec.jumpStride + 1
     return Prepared(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec), pad=pad,
-                    commit=commit, min_dst=R0 * spec.c0 * spec.bits // 8, wrap=32,
+                    commit=commit, min_dst=last * R0 * spec.c0 * spec.bits // 8, wrap=32,
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))

@@ -23,6 +23,7 @@ from .copy import (
     Nz2NdParams,
     PaddingMode,
     QuantMode_t,
+    fixpipe_config,
 )
 from .fill import InitConstValueParams
 from .load2d import (
@@ -60,5 +61,5 @@ __all__ = [
     "FixpipeConfig", "FixpipeParamsArch3510", "FixpipeParamsV220", "Nd2NzParams", "Nz2DnParams",
     "Nz2NdParams", "QuantMode_t", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyCO12DstParams",
     "PaddingMode",
-    "FixpipeParamsC310", "FixpipeParamsM300", "InitConstValueParams", "LoadData2dParams",
+    "FixpipeParamsC310", "FixpipeParamsM300", "InitConstValueParams", "LoadData2dParams", "fixpipe_config",
 ]

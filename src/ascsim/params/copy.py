@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..errors import ParamRangeError
+from .. import coerce
+from ..errors import ParamRangeError, cpp_rejects
 from .load3d import _Struct
 
 
@@ -116,17 +117,41 @@ class CO2Layout(IntEnum):
     COLUMN_MAJOR = 2
 
 
+_LAYOUT_BASIS = cpp_rejects("enum class CO2Layout")
+
+
 @dataclass(frozen=True)
 class FixpipeConfig:
-    """Fixpipe template argument `config` (表1)."""
+    """Fixpipe template argument `config` (表1). `format` takes a CO2Layout, its value or its name."""
 
     format: CO2Layout = CO2Layout.ROW_MAJOR
     isToUB: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "format", coerce.choice("FixpipeConfig", "format", self.format, CO2Layout,
+                                                         _LAYOUT_BASIS))
+        object.__setattr__(self, "isToUB", coerce.flag("FixpipeConfig", "isToUB", self.isToUB,
+                                                       cpp_rejects("bool isToUB")))
 
 
 CFG_NZ = FixpipeConfig(CO2Layout.NZ)
 CFG_ROW_MAJOR = FixpipeConfig(CO2Layout.ROW_MAJOR)
 CFG_COLUMN_MAJOR = FixpipeConfig(CO2Layout.COLUMN_MAJOR)
+
+
+def fixpipe_config(instr: str, config: object) -> FixpipeConfig:
+    """The `config` template argument of a Fixpipe call: a FixpipeConfig, or a CO2Layout (member, value or
+    name) standing for FixpipeConfig(format); None is the default CFG_ROW_MAJOR."""
+    if config is None:
+        return CFG_ROW_MAJOR
+    if isinstance(config, FixpipeConfig):
+        return config
+    try:
+        return FixpipeConfig(coerce.choice(instr, "config", config, CO2Layout, _LAYOUT_BASIS))
+    except ParamRangeError:
+        raise ParamRangeError(f"{instr}: config must be a FixpipeConfig (CFG_ROW_MAJOR, CFG_NZ, "
+                              "CFG_COLUMN_MAJOR) or a CO2Layout (NZ = 0, ROW_MAJOR = 1, COLUMN_MAJOR = 2), "
+                              f"but got {coerce.show(config)} ({_LAYOUT_BASIS})") from None
 
 
 @dataclass
@@ -198,12 +223,7 @@ def _templated(cls: type, fmt: object):
     """`Struct[CO2Layout.X]`: a constructor for `cls` whose `params` defaults to the TransformParams of
     format X (Nz2NdParams for ROW_MAJOR, Nz2DnParams for COLUMN_MAJOR, none for NZ), like the C++
     template `FixpipeParamsArch3510<format>`."""
-    try:
-        layout = CO2Layout[fmt] if isinstance(fmt, str) else CO2Layout(fmt)
-    except (KeyError, ValueError):
-        raise ParamRangeError(f"{cls.__name__}[format]: format must be a CO2Layout (NZ, ROW_MAJOR, "
-                              f"COLUMN_MAJOR), but got {fmt!r} (the C++ API rejects this: enum class "
-                              "CO2Layout)") from None
+    layout = coerce.choice(f"{cls.__name__}[format]", "format", fmt, CO2Layout, _LAYOUT_BASIS)
     sub = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(layout)
 
     def make(*args, **kw):

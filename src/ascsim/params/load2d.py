@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .load3d import _add_accessors, _ConfigWords, _Struct
+from .. import coerce
+from ..errors import cpp_rejects
+from .load3d import _add_accessors, _ConfigWords, _hex, _Struct
 
 
 @dataclass
@@ -103,16 +105,16 @@ class Load2DBitModeParam(_ConfigWords):
                  ifTranspose: bool = False) -> None:
         self.config0 = 0
         self.config1 = 0
-        self.ifTranspose = bool(ifTranspose)
+        self.ifTranspose = _flag(ifTranspose)
         if isinstance(src, LoadData2DParamsV2):
             for name in LOAD2D_BITMODE_FIELDS:
-                self.set(name, int(getattr(src, name)))
-            self.ifTranspose = bool(src.ifTranspose)
+                self.set(name, getattr(src, name))
+            self.ifTranspose = _flag(src.ifTranspose)
         elif src is not None:
             self._set_words(src, config1)
 
     def SetIfTranspose(self, value: bool) -> None:  # noqa: N802 - C++ spelling
-        self.ifTranspose = bool(value)
+        self.ifTranspose = _flag(value)
 
     def GetIfTranspose(self) -> bool:  # noqa: N802 - C++ spelling
         return self.ifTranspose
@@ -121,9 +123,6 @@ class Load2DBitModeParam(_ConfigWords):
         """The equivalent LoadData2DParamsV2 (sid 0)."""
         return LoadData2DParamsV2(*(self.get(n) for n in LOAD2D_BITMODE_FIELDS), self.ifTranspose, 0)
 
-    def key(self) -> tuple:
-        return (self.config0, self.config1, self.ifTranspose)
-
     def as_dict(self) -> dict:
         return {**super().as_dict(), "ifTranspose": self.ifTranspose}
 
@@ -131,6 +130,11 @@ class Load2DBitModeParam(_ConfigWords):
         return hash(self.key())
 
     def __repr__(self) -> str:
-        return (f"Load2DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x}, "
-                f"ifTranspose={self.ifTranspose})")
+        return (f"Load2DBitModeParam(config0={_hex(self.config0)}, config1={_hex(self.config1)}, "
+                f"ifTranspose={self.ifTranspose!r})")
+
+
+def _flag(value: object) -> bool:
+    """ifTranspose: a C++ bool member."""
+    return coerce.flag("Load2DBitModeParam", "ifTranspose", value, cpp_rejects("bool ifTranspose"))
 

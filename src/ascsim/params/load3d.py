@@ -15,33 +15,35 @@ from typing import TypeVar
 
 import numpy as np
 
+from .. import coerce
 from ..errors import ParamRangeError, cpp_rejects, hw_cannot
 
 
 def _key_of(v: object) -> object:
     """One field value as a cache-key item: the exact bits the hardware would see. Floats are keyed by
-    their bit pattern (-0.0 != 0.0, NaN payloads differ), numpy scalars by dtype and bytes; ints and
-    bools as themselves, other ints (enums, `Bits`) with their class, nested structs by their own key,
-    None as None. Anything else (str, arrays, dicts, ...) raises TypeError: such a call is validated
-    uncached, and validation names the bad value."""
+    their bit pattern (-0.0 != 0.0, NaN payloads differ), numpy / ml_dtypes scalars by dtype name and
+    bytes, int subclasses (`Bits`, IntEnum members) by type and value (Bits(0x3C00) is a bit pattern, the
+    int 15360 a value); ints and bools as themselves (C++ takes a bool as 0 / 1); nested structs by their
+    own key; None as None (an optional member left empty). Anything else (str, arrays, dicts, Fraction,
+    ...) raises TypeError: such a call is validated uncached, and validation names the bad value."""
     t = v.__class__
     if t is int or t is bool:
         return v
     if t is float:
         return ("f", struct.pack("<d", v))
-    if isinstance(v, np.generic) and v.dtype.kind in "biuf":
-        return (v.dtype.str, v.tobytes())
+    if isinstance(v, np.generic):
+        return (v.dtype.name, v.tobytes())
     if t is list or t is tuple:
         return tuple([_key_of(x) for x in v])  # type: ignore[attr-defined]
     if isinstance(v, int):  # an enum (QuantMode_t) or a Bits pattern: the class decides what the int means
-        return (t, int(v))
+        return (t.__qualname__, int(v))
     if v is None:  # an optional member left empty (FixpipeParamsArch3510.params)
         return None
     if isinstance(v, _Struct):  # a nested struct (its own cached key; `key` re-checks it on every call)
         k = v.key()
         if k is None:
             raise TypeError(f"no cache key for a field of {t.__name__}")
-        return (t, k)
+        return (t.__qualname__, k)
     raise TypeError(f"no cache key for {t.__name__}")
 
 
@@ -98,6 +100,17 @@ class _Struct:
 
 def _pads() -> list[int]:
     return [0, 0, 0, 0]
+
+
+def pad_list(instr: str, pads: object) -> list:
+    """padList [left, right, top, bottom] as a list of its 4 entries (a list, tuple or 1-D array; C++
+    `uint8_t padList[4]`); the entries are checked by the caller."""
+    vector = isinstance(pads, (list, tuple)) or (isinstance(pads, np.ndarray) and pads.ndim == 1)
+    items = list(pads) if vector else None
+    if items is None or len(items) != 4:
+        raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], but got "
+                              f"{coerce.show(pads)} ({cpp_rejects('padList is uint8_t[4]')})")
+    return items
 
 
 @dataclass
@@ -162,13 +175,24 @@ class LoadData3DParamsV2(_Struct):
     fMatrixCtrl: bool = False
 
 
-def _field(word: int, lo: int, width: int, value: int, name: str, owner: str) -> int:
-    value = int(value)
-    if not 0 <= value < (1 << width):
+def _field(word: int, lo: int, width: int, value: object, name: str, owner: str) -> int:
+    """`word` with bit field [lo, lo + width) set to `value` (ParamRangeError if it is no integer or too
+    wide for the field)."""
+    v = coerce.as_int(value)
+    if v is None or not 0 <= v < (1 << width):
         raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
-                              f"but got {value} ({hw_cannot(f'{width}-bit field')})")
+                              f"but got {coerce.show(value)} ({hw_cannot(f'{width}-bit field')})")
     mask = ((1 << width) - 1) << lo
-    return (word & ~mask) | (value << lo)
+    return (word & ~mask) | (v << lo)
+
+
+def _word(owner: str, name: str, value: object) -> int:
+    """A uint64_t config word (ParamRangeError if it is no integer or does not fit)."""
+    v = coerce.as_int(value)
+    if v is None or not 0 <= v <= _U64:
+        raise ParamRangeError(f"{owner}: {name} must fit in 64 bits, but got {coerce.show(value)} "
+                              f"({cpp_rejects('uint64_t field')})")
+    return v
 
 
 def _get(word: int, lo: int, width: int) -> int:
@@ -178,6 +202,12 @@ def _get(word: int, lo: int, width: int) -> int:
 _U64 = (1 << 64) - 1
 
 
+def _hex(word: object) -> str:
+    """A config word for a repr (a word assigned a non-integer shows as itself)."""
+    v = coerce.as_int(word)
+    return f"0x{v:016x}" if v is not None and 0 <= v <= _U64 else coerce.show(word)
+
+
 class _ConfigWords(_Struct):
     """Shared body of the bit-mode params: u64 words config0/config1 holding the named bit fields of
     `FIELDS` (name -> (word, low bit, width)); `Set<Field>` / `Get<Field>` come from `_add_accessors`."""
@@ -185,22 +215,24 @@ class _ConfigWords(_Struct):
     FIELDS: dict[str, tuple[int, int, int]] = {}
 
     def _set_words(self, config0: int, config1: int) -> None:
-        for name, v in (("config0", config0), ("config1", config1)):
-            if not 0 <= int(v) <= _U64:
-                raise ParamRangeError(f"{type(self).__name__}: {name} must fit in 64 bits, but got {v} "
-                                      f"({cpp_rejects('uint64_t field')})")
-        self.config0, self.config1 = int(config0), int(config1)
+        owner = type(self).__name__
+        self.config0, self.config1 = _word(owner, "config0", config0), _word(owner, "config1", config1)
+
+    def words(self) -> tuple[int, int]:
+        """(config0, config1) checked: a word assigned directly (`p.config0 = ...`) is validated here."""
+        owner = type(self).__name__
+        return _word(owner, "config0", self.config0), _word(owner, "config1", self.config1)
 
     def set(self, name: str, value: int) -> None:
         """Write bit field `name` (ParamRangeError if `value` does not fit its width)."""
         word, lo, width = self.FIELDS[name]
         attr = ("config0", "config1")[word]
-        setattr(self, attr, _field(getattr(self, attr), lo, width, value, name, type(self).__name__))
+        setattr(self, attr, _field(self.words()[word], lo, width, value, name, type(self).__name__))
 
     def get(self, name: str) -> int:
         """Read bit field `name`."""
         word, lo, width = self.FIELDS[name]
-        return _get((self.config0, self.config1)[word], lo, width)
+        return _get(self.words()[word], lo, width)
 
     def GetConfig0(self) -> int:  # noqa: N802 - C++ spelling
         return self.config0
@@ -214,14 +246,15 @@ class _ConfigWords(_Struct):
     def SetConfig1(self, config1: int) -> None:  # noqa: N802 - C++ spelling
         self._set_words(self.config0, config1)
 
-    def key(self) -> tuple:
-        return (self.config0, self.config1)
-
     def as_dict(self) -> dict:
-        return {name: self.get(name) for name in self.FIELDS}
+        words = self.words()
+        return {name: _get(words[w], lo, width) for name, (w, lo, width) in self.FIELDS.items()}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and self.key() == other.key()
+        if not isinstance(other, type(self)):
+            return False
+        k = self.key()  # None for a word no key can hold: such a struct equals nothing
+        return k is not None and k == other.key()
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the C++ struct
 
@@ -251,47 +284,53 @@ class LoadData3DParamsV2Pro(_Struct):
     extConfig: int = 0
     filterConfig: int = 0x10101010101
 
+    def _ext(self) -> int:
+        return _word("LoadData3DParamsV2Pro", "extConfig", self.extConfig)
+
+    def _filter(self) -> int:
+        return _word("LoadData3DParamsV2Pro", "filterConfig", self.filterConfig)
+
     # extConfig = mStartPt<<48 | kStartPt<<32 | mExtension<<16 | kExtension (16 bits each)
     @property
     def kExtension(self) -> int:
-        return _get(self.extConfig, 0, 16)
+        return _get(self._ext(), 0, 16)
 
     @property
     def mExtension(self) -> int:
-        return _get(self.extConfig, 16, 16)
+        return _get(self._ext(), 16, 16)
 
     @property
     def kStartPt(self) -> int:
-        return _get(self.extConfig, 32, 16)
+        return _get(self._ext(), 32, 16)
 
     @property
     def mStartPt(self) -> int:
-        return _get(self.extConfig, 48, 16)
+        return _get(self._ext(), 48, 16)
 
     # filterConfig = dilH<<40 | dilW<<32 | filterH<<24 | filterW<<16 | strideH<<8 | strideW (8 bits each)
     @property
     def strideW(self) -> int:
-        return _get(self.filterConfig, 0, 8)
+        return _get(self._filter(), 0, 8)
 
     @property
     def strideH(self) -> int:
-        return _get(self.filterConfig, 8, 8)
+        return _get(self._filter(), 8, 8)
 
     @property
     def filterW(self) -> int:
-        return _get(self.filterConfig, 16, 8)
+        return _get(self._filter(), 16, 8)
 
     @property
     def filterH(self) -> int:
-        return _get(self.filterConfig, 24, 8)
+        return _get(self._filter(), 24, 8)
 
     @property
     def dilationFilterW(self) -> int:
-        return _get(self.filterConfig, 32, 8)
+        return _get(self._filter(), 32, 8)
 
     @property
     def dilationFilterH(self) -> int:
-        return _get(self.filterConfig, 40, 8)
+        return _get(self._filter(), 40, 8)
 
     @staticmethod
     def pack_ext(kExtension: int, mExtension: int, kStartPt: int = 0, mStartPt: int = 0) -> int:
@@ -354,12 +393,12 @@ class Load3DBitModeParam(_ConfigWords):
         if isinstance(src, LoadData3DParamsV2):
             for name in BITMODE_FIELDS:
                 attr = {"transpose": "enTranspose", "fmatrixCtrl": "fMatrixCtrl"}.get(name, name)
-                self.set(name, int(getattr(src, attr)))
+                self.set(name, getattr(src, attr))
         elif src is not None:
             self._set_words(src, config1)
 
     def __repr__(self) -> str:
-        return f"Load3DBitModeParam(config0=0x{self.config0:016x}, config1=0x{self.config1:016x})"
+        return f"Load3DBitModeParam(config0={_hex(self.config0)}, config1={_hex(self.config1)})"
 
 
 # SetFMatrixBitModeParams config0 bit fields (SetFmatrixBitMode.md 表3): l1H [15:0], l1W [31:16],
@@ -382,18 +421,18 @@ class SetFMatrixBitModeParams(_Struct):
             self.SetL1W(src.l1W)
             self.SetPadList(src.padList)
         elif src is not None:
-            if not 0 <= int(src) <= _U64:
-                raise ParamRangeError(f"SetFMatrixBitModeParams: config0 must fit in 64 bits, but got {src} "
-                                      f"({cpp_rejects('uint64_t field')})")
-            self.config0 = int(src)
+            self.config0 = _word("SetFMatrixBitModeParams", "config0", src)
 
     def _set(self, name: str, value: int) -> None:
         lo, width = FMATRIX_BITMODE_FIELDS[name]
-        self.config0 = _field(self.config0, lo, width, value, name, "SetFMatrixBitModeParams")
+        self.config0 = _field(self._word(), lo, width, value, name, "SetFMatrixBitModeParams")
+
+    def _word(self) -> int:
+        return _word("SetFMatrixBitModeParams", "config0", self.config0)
 
     def get(self, name: str) -> int:
         lo, width = FMATRIX_BITMODE_FIELDS[name]
-        return _get(self.config0, lo, width)
+        return _get(self._word(), lo, width)
 
     def SetL1H(self, v: int) -> None:  # noqa: N802
         self._set("l1H", v)
@@ -402,27 +441,21 @@ class SetFMatrixBitModeParams(_Struct):
         self._set("l1W", v)
 
     def SetPadList(self, pads) -> None:  # noqa: N802
-        pads = list(pads)
-        if len(pads) != 4:
-            raise ParamRangeError(f"SetFMatrixBitModeParams: padList must have 4 entries [left, right, top, "
-                                  f"bottom], but got {pads!r} ({cpp_rejects('padList is uint8_t[4]')})")
-        for i, v in enumerate(pads):
+        for i, v in enumerate(pad_list("SetFMatrixBitModeParams", pads)):
             self._set(f"padList{i}", v)
 
     def GetConfig0(self) -> int:  # noqa: N802
         return self.config0
 
-    def key(self) -> tuple:
-        return (self.config0,)
-
     def as_dict(self) -> dict:
-        return {name: self.get(name) for name in FMATRIX_BITMODE_FIELDS}
+        word = self._word()
+        return {name: _get(word, lo, width) for name, (lo, width) in FMATRIX_BITMODE_FIELDS.items()}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SetFMatrixBitModeParams) and self.config0 == other.config0
 
     def __repr__(self) -> str:
-        return f"SetFMatrixBitModeParams(config0=0x{self.config0:016x})"
+        return f"SetFMatrixBitModeParams(config0={_hex(self.config0)})"
 
 
 @dataclass
