@@ -760,8 +760,8 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     relu = basis_on(lambda: checks.in_range(instr, "reluPre", p.reluPre, 0, 1),
                       DOC.format("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"")) == 1
     split = basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field"))
-    for name in ("clipReluPre", "eltWiseOp"):
-        if getattr(p, name):
+    for name, bits in (("clipReluPre", 64), ("eltWiseOp", 8)):
+        if checks.in_range(instr, name, getattr(p, name), 0, (1 << bits) - 1):  # typed like any field
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
                                         "implemented in ascsim")
     if not _unit_flag_ok(p.unitFlag):
