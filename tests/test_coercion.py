@@ -534,3 +534,22 @@ def test_huge_int_anywhere_gets_an_ascsim_error(call):
     limit) instead of the refusal."""
     with pytest.raises(AscsimError, match=r"an integer of \d+ bits"):
         call(Core("a2"))
+
+
+def test_huge_ints_in_fixpipe_and_chip_messages_are_shown_not_crashing() -> None:
+    """A 20,000-bit int where unitFlag goes (DataCopy from L0C, Fixpipe) or as a chip name gives an
+    AscsimError whose message shows the int's size, not ValueError from int->str (fuzz finding)."""
+    from ascsim import AscsimError, Core
+    from ascsim.params import DataCopyCO12DstParams, FixpipeParamsV220
+
+    core = Core("a3")
+    src = core.tensor("CO1", "float", 256)
+    dst = core.global_tensor("half", 256)
+    huge = 1 << 20000
+    with pytest.raises(AscsimError, match="<an integer of 20001 bits>"):
+        core.data_copy(dst, src, DataCopyCO12DstParams(16, 16, 16, 16, unitFlag=huge))
+    with pytest.raises(AscsimError, match="<an integer of 20001 bits>"):
+        core.fixpipe(dst, src, FixpipeParamsV220(16, 16, 16, 16, unitFlag=huge))
+    with pytest.raises(AscsimError, match="^chip: the chip is given by name, but got int"):
+        Core(huge)
+    assert Core(950).chip.key == "ascend950"

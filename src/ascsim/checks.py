@@ -36,7 +36,7 @@ def pair(instr: str, name: str, value: object) -> tuple[int, int]:
         return int(value), int(value)
     t = tuple(int(x) for x in value)  # type: ignore[union-attr]
     if len(t) != 2:
-        raise ParamRangeError(f"{instr}: {name} must be an int or (h, w), but got {value!r}")
+        raise ParamRangeError(f"{instr}: {name} must be an int or (h, w), but got {coerce.show(value)}")
     return t  # type: ignore[return-value]
 
 

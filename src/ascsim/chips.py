@@ -1096,7 +1096,13 @@ def get_chip(name: str | ChipProfile) -> ChipProfile:
     """Resolve a chip by key, display name or alias (case-insensitive; spaces, -, _, / and . ignored)."""
     if isinstance(name, ChipProfile):
         return name
-    chip = _ALIASES.get(_norm_name(str(name)))
+    if isinstance(name, int) and not isinstance(name, bool) and 0 <= name < 10**6:
+        name = str(name)  # Core(950), Core(2201): an alias written as a number
+    if not isinstance(name, str):  # str() of a huge int raises; nothing but a name can match
+        names = "; ".join(f"{c.key} ({', '.join(c.aliases[:4])})" for c in ALL_CHIPS)
+        raise UnsupportedError(f"chip: the chip is given by name, but got {type(name).__name__}; supported: "
+                               f"{names}")
+    chip = _ALIASES.get(_norm_name(name))
     if chip is None:
         names = "; ".join(f"{c.key} ({', '.join(c.aliases[:4])})" for c in ALL_CHIPS)
         hint = did_you_mean(name, [a for c in ALL_CHIPS for a in (c.key, *c.aliases)])

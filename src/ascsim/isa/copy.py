@@ -44,6 +44,7 @@ import numpy as np
 
 from .. import checks
 from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
+from ..coerce import show
 from ..core import Core, checked_pad_pattern
 from ..dtypes import decode, to_raw
 from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
@@ -650,7 +651,7 @@ def _prepared_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
         mode = PaddingMode(mode)
     except ValueError:
         raise ParamRangeError(f"{instr}: mode must be PaddingMode.Normal or PaddingMode.Compact, but got "
-                              f"{mode!r} (the C++ API rejects this: PaddingMode)") from None
+                              f"{show(mode)} (the C++ API rejects this: PaddingMode)") from None
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # C++ field widths / range checks
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
                           "the C++ API rejects this: CheckSrcGmDataCopyExtParamsRange / uint8_t field")

@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import checks
 from ..boundary import Extent, Prepared, lookup, run_call, strided
+from ..coerce import show
 from ..core import Core
 from ..dtypes import DType, get_dtype
 from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
@@ -271,7 +272,7 @@ def quant_mode(instr: str, v: object, is950: bool) -> QuantMode_t:
         mode = QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)
     except (KeyError, ValueError):
         names = ", ".join(QuantMode_t.__members__)
-        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {v!r} "
+        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {show(v)} "
                               "(the C++ API rejects this: QuantMode_t)") from None
     if mode >= QuantMode_t.QF322FP8_PRE and not is950:
         raise UnsupportedError(f"{instr}: quantPre {mode.name} exists on Ascend 950 only (doc: 随路量化.md), "
@@ -376,8 +377,8 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
     if split:
         _check_split(instr, "isChannelSplit", src, dst, fmt, to_l1, params.unitFlag, cxx=True)
     if not _unit_flag_ok(params.unitFlag):
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {params.unitFlag!r} (the C++ "
-                              "API rejects this: CheckFixpipeParamsV220Common)")
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(params.unitFlag)} "
+                              "(the C++ API rejects this: CheckFixpipeParamsV220Common)")
     deq = basis_on(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
                      CXX.format("uint64_t deqScalar"))
     _check_conversion(instr, mode, src.dtype, dst.dtype)
@@ -453,7 +454,7 @@ def _check_split(instr: str, name: str, src: LocalTensor, dst: LocalTensor, fmt:
         raise UnsupportedError(f"{instr}: {name} needs float -> float, but got {src.dtype.name} -> "
                                f"{dst.dtype.name} ({basis('CheckFixpipeL0C2GMParam isChannelSplit')})")
     if unit_flag:
-        raise ParamRangeError(f"{instr}: {name} needs unitFlag 0, but got {unit_flag!r} ({doc})")
+        raise ParamRangeError(f"{instr}: {name} needs unitFlag 0, but got {show(unit_flag)} ({doc})")
 
 
 #: the F32 Channel Split rules the DataCopy form does not check in C++ (divergence E2)
@@ -765,9 +766,9 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
                                         "implemented in ascsim")
     if not _unit_flag_ok(p.unitFlag):
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {p.unitFlag!r} (the doc page "
-                              "forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: divergence "
-                              "C25)")
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(p.unitFlag)} (the doc "
+                              "page forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: "
+                              "divergence C25)")
     nz2nd = basis_on(lambda: checks.flag(instr, "nz2ndEn", p.nz2ndEn), CXX.format("bool field"))
     fmt = CO2Layout.ROW_MAJOR if nz2nd else CO2Layout.NZ
     if to_l1 and nz2nd:
