@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .errors import AlignmentError, BoundsError, cpp_rejects, with_basis
-from .memory import LocalTensor, Memory
+from .memory import SPARE, LocalTensor, Memory
 from .plan import (
     _VOID,
     ExecReport,
@@ -138,7 +138,7 @@ class Placement:
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
                  "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op", "dst_abs", "unit",
-                 "dmem")
+                 "dmem", "dst_start", "src_base")
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
@@ -172,7 +172,7 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
         pl.notes.append("L18")  # reads wrap at the L1 boundary (SetLoadDataBoundary)
     pl.hazards = hazards
     pl.n_pad = up.n_pad
-    pl.written = (up.dst_units.size * (up.unit * 8 or 4) + 7) // 8
+    pl.written = (up.n_units * (up.unit * 8 or 4) + 7) // 8
     pl.read = pl.written - up.n_pad * up.bits // 8
     pl.writes = ((dst.memory.name, dst.offset, dst.offset + up.dst_end),)
     pl.reads = ((src.memory.name, src.offset, src.offset + up.src_end),) if src is not None and up.src_end \
@@ -183,20 +183,26 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
         mem = src.memory
         pad_block = _pad_unit(u, up.bits, prep.pad)
         pad_key = (u, up.bits, prep.pad)
-        pad_index = (len(mem._buf) - 32) // u
-        idx = up.absolute(src.offset, boundary, pad_index)
+        if not boundary and src.offset % u == 0:
+            # the plan's own relative indices, taken from a view that starts at the source: PAD (-1)
+            # wraps (mode="wrap") to the view's last unit, which is the pad block parked at the very end
+            # of the buffer (Memory.pad_index) — no per-offset index array to build or keep
+            base, idx = src.offset // u, up.src_units
+        else:  # reads wrap at the L1 boundary: absolute indices, modulo the boundary
+            base, idx = 0, up.absolute(src.offset, boundary, (len(mem._buf) - SPARE) // u)
         if idx is not None:
             pl.slow = False
-            pl.mem, pl.idx = mem, idx
+            pl.mem, pl.idx, pl.src_base = mem, idx, base
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
-            pl.full = mem.units(u)
+            pl.full = mem.units(u)[base:]
             pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
             pl.unit, pl.dmem = u, dst.memory
-            # destination unit indices in the whole destination memory (for batched execution), when the
-            # destination starts on the unit grid
-            pl.dst_abs = None if dst.offset % u else up.dst_units + dst.offset // u
             # the in-place `take` may not alias its input: same-memory moves scatter instead
             pl.dst_units = None if up.dense and dst.memory is not mem else up.dst_units
+            # for batched execution, when the destination starts on the unit grid: the first destination
+            # unit in the whole memory (one `take` writes a dense run), else every unit's index (a scatter)
+            pl.dst_start = None if dst.offset % u else dst.offset // u
+            pl.dst_abs = None if pl.dst_start is None or pl.dst_units is None else pl.dst_units + pl.dst_start
     return pl
 
 
@@ -230,7 +236,7 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
     batch = core._batch
-    if batch is not None and not pl.slow and pl.dst_abs is not None:
+    if batch is not None and not pl.slow and pl.dst_start is not None:
         batch.add(pl)  # executed at the batch's flush, in program order (see Batch)
     elif pl.slow:
         if batch is not None:
@@ -243,15 +249,14 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
         if pl.dst_units is None:
-            pl.full.take(pl.idx, out=pl.dview, mode="clip")
+            pl.full.take(pl.idx, out=pl.dview, mode="wrap")  # (indices in range: checked extents)
         else:
-            pl.dview.put(pl.dst_units, pl.full.take(pl.idx))  # put: ~3x faster than a fancy setitem
+            pl.dview.put(pl.dst_units, pl.full.take(pl.idx, mode="wrap"))  # put: ~3x faster than setitem
     if prep.commit is not None:
         prep.commit(core)
-    report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None,
-                        list(pl.notes) if pl.notes else None, reads=pl.reads, writes=pl.writes,
-                        planner=prep.planner, dst=pl.dst_op, src=pl.src_op, pad_pattern=prep.pad,
-                        boundary=boundary)
+    report = ExecReport.gathered(prep.instr, pl.written, pl.read, pl.n_pad, hz,
+                                 list(pl.notes) if pl.notes else None, pl.reads, pl.writes, prep.planner,
+                                 pl.dst_op, pl.src_op, prep.pad, boundary)
     if core.keep_plans:
         report.keep_plan()
     return report
@@ -278,7 +283,7 @@ class Batch:
         if self.items:
             last = self.items[-1]
             if (last.mem is not pl.mem or last.dmem is not pl.dmem or last.unit != pl.unit
-                    or last.pad_key != pl.pad_key):
+                    or last.pad_key != pl.pad_key or last.src_base != pl.src_base):
                 self.flush()
         self.items.append(pl)
         spans = self.pending.setdefault(id(pl.dmem), [])
@@ -293,7 +298,7 @@ class Batch:
         mem, u = first.mem, first.unit
         if first.pad_key is not None and mem._pad_key is not first.pad_key:
             mem.pad_index(first.pad_block.size, first.pad_block, first.pad_key)
-        full, dfull = mem.units(u), first.dmem.units(u)
+        full, dfull = mem.units(u)[first.src_base :], first.dmem.units(u)
         i = 0
         while i < len(items):  # maximal runs of calls whose destinations follow each other: one take each
             j, end = i + 1, _dense_end(items[i])
@@ -303,19 +308,19 @@ class Batch:
             run = items[i:j]
             if end is not None:
                 idx = run[0].idx if len(run) == 1 else np.concatenate([p.idx for p in run])
-                full.take(idx, out=dfull[int(run[0].dst_abs[0]) : end], mode="clip")
+                full.take(idx, out=dfull[run[0].dst_start : end], mode="wrap")
             else:  # a destination with gaps: scatter (put keeps program order for repeated units)
-                dfull.put(run[0].dst_abs, full.take(run[0].idx))
+                dfull.put(run[0].dst_abs, full.take(run[0].idx, mode="wrap"))
             i = j
 
 
 def _dense_start(pl: Placement) -> int | None:
-    return int(pl.dst_abs[0]) if pl.dst_units is None else None
+    return pl.dst_start if pl.dst_units is None else None
 
 
 def _dense_end(pl: Placement) -> int | None:
     """One past the last destination unit of a placement that writes one contiguous run (None: gaps)."""
-    return int(pl.dst_abs[0]) + pl.dst_abs.size if pl.dst_units is None else None
+    return pl.dst_start + pl.idx.size if pl.dst_units is None else None
 
 
 def _overlaps(spans: list[list[int]], a: int, b: int) -> bool:

@@ -44,6 +44,8 @@ def field(instr: str, name: str, value: object, bits: int, lo: int = 0, ctype: s
     """`in_range` for a value that must fit an unsigned `bits`-wide field (lo..2^bits-1): the C++ struct
     member (`ctype`, e.g. "uint16_t": a narrowing brace initialiser does not compile) or, without `ctype`,
     the instruction's bit field cannot hold anything else."""
+    if value.__class__ is int and lo <= value < (1 << bits):  # type: ignore[operator]
+        return value  # type: ignore[return-value]  # the common case: no basis text to build
     basis = cpp_rejects(f"{ctype} field") if ctype else hw_cannot(f"{bits}-bit field")
     return in_range(instr, name, value, lo, (1 << bits) - 1, basis)
 

@@ -9,6 +9,7 @@ writes registers / memory, so a rejected call changes nothing.
 
 from __future__ import annotations
 
+import struct
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -511,6 +512,23 @@ _BATCHABLE = {Core.load_data, Core.load_data_with_stride}
 def checked_pad_pattern(instr: str, dt: DType, value: object, name: str = "padValue", basis: str = "") -> int:
     """Bit pattern of a scalar argument (padValue, initValue, ...) as a T, re-raising an unrepresentable value
     under the instruction's name (with the refusal's `basis` appended when given)."""
+    t = value.__class__
+    if t is int or t is float:  # memoised: a tiling sweep's cold calls repeat the same pad value
+        key = (dt.name, value) if t is int else (dt.name, struct.pack("<d", value))  # -0.0, NaN payloads
+        bits = _PAD_PATTERNS.get(key)
+        if bits is None:
+            bits = _pad_pattern_checked(instr, dt, value, name, basis)  # raises: nothing memoised
+            if len(_PAD_PATTERNS) >= 1024:
+                _PAD_PATTERNS.clear()
+            _PAD_PATTERNS[key] = bits
+        return bits
+    return _pad_pattern_checked(instr, dt, value, name, basis)
+
+
+_PAD_PATTERNS: dict[tuple, int] = {}
+
+
+def _pad_pattern_checked(instr: str, dt: DType, value: object, name: str, basis: str) -> int:
     try:
         return pad_pattern(dt, value)
     except ParamRangeError as e:
@@ -543,5 +561,8 @@ def fmatrix_bank(instr: str, mode: object) -> str:
 
 def _pad_list(instr: str, padList: Sequence[int]) -> tuple[int, int, int, int]:
     """padList [left, right, top, bottom] as a checked tuple (each in [0, 255], doc: SetFmatrix.md 表1)."""
+    if padList.__class__ in (list, tuple) and len(padList) == 4 and all(
+            v.__class__ is int and 0 <= v <= 255 for v in padList):  # type: ignore[union-attr]
+        return tuple(padList)  # type: ignore[return-value]  # the common case, without building messages
     return tuple(checks.field(instr, f"padList[{i}]", v, 8, ctype="uint8_t")  # type: ignore[return-value]
                  for i, v in enumerate(pad_list(instr, padList)))

@@ -125,8 +125,8 @@ class UnitPlan:
     Absolute source indices are cached per (source offset, boundary).
     """
 
-    __slots__ = ("instr", "bits", "unit", "dst_units", "src_units", "dst_end", "src_end", "n_pad", "dense",
-                 "_abs")
+    __slots__ = ("instr", "bits", "unit", "_dst", "n_units", "src_units", "dst_end", "src_end", "n_pad",
+                 "dense", "_abs")
 
     def __init__(self, instr: str, bits: int, unit: int, dst_units: np.ndarray | None,
                  src_units: np.ndarray, n_pad: int, dense: bool = False) -> None:
@@ -136,14 +136,14 @@ class UnitPlan:
         src_units = np.asarray(src_units, dtype=np.intp).ravel()
         if dense:
             n = src_units.size
-            self.dense, self.dst_end = True, n * unit
+            self.dense, self.dst_end, self.n_units = True, n * unit, n
             self.src_end = (int(src_units.max()) + 1) * unit if n else 0
-            self.dst_units, self.src_units = np.arange(n, dtype=np.intp), src_units
+            self._dst, self.src_units = None, src_units  # destination units 0..n-1, in order
             self.src_units.flags.writeable = False
             self._abs = {}
             return
         dst_units = np.asarray(dst_units, dtype=np.intp).ravel()
-        n = dst_units.size
+        n = self.n_units = dst_units.size
         per = unit if unit else 1  # nibble plans count nibbles
         self.dst_end = (int(dst_units.max()) + 1) * per if n else 0
         valid = src_units[src_units >= 0]
@@ -154,10 +154,13 @@ class UnitPlan:
         if self.dense and not (dst_units[0] == 0 and (np.diff(dst_units) == 1).all()):
             ordered = np.empty(n, dtype=np.intp)  # every unit written exactly once: put them in order
             ordered[dst_units] = src_units
-            dst_units, src_units = np.arange(n, dtype=np.intp), ordered
+            src_units = ordered
+        if self.dense:
+            dst_units = None  # 0..n-1 in order (see `dst_units`)
         for a in (dst_units, src_units):
-            a.flags.writeable = False
-        self.dst_units, self.src_units = dst_units, src_units
+            if a is not None:
+                a.flags.writeable = False
+        self._dst, self.src_units = dst_units, src_units
         self._abs: dict[tuple[int, int, int], np.ndarray] = {}
 
     @classmethod
@@ -167,8 +170,19 @@ class UnitPlan:
         return cls(instr, bits, unit, du, su, int((s < 0).sum()))
 
     @property
+    def dst_units(self) -> np.ndarray:
+        """Destination unit index of each move (a dense plan's 0..n-1 is built on demand: the warm path
+        never needs it, and a cold call's memory is what it keeps)."""
+        if self._dst is not None:
+            return self._dst
+        a = np.arange(self.n_units, dtype=np.intp)
+        a.flags.writeable = False
+        return a
+
+    @property
     def nbytes(self) -> int:
-        return self.dst_units.nbytes + self.src_units.nbytes + sum(a.nbytes for a in self._abs.values())
+        held = self._dst.nbytes if self._dst is not None else 0
+        return held + self.src_units.nbytes + sum(a.nbytes for a in self._abs.values())
 
     def absolute(self, src_offset: int, boundary: int, pad_index: int) -> np.ndarray | None:
         """Source unit indices in the whole source buffer (pads -> `pad_index`), reads wrapped modulo
@@ -181,8 +195,9 @@ class UnitPlan:
         if a is None:
             a = self.src_units + src_offset // u
             if boundary:
-                a = a % (boundary // u)  # SetLoadDataBoundary.md: past the boundary, reads restart at 0
-            a = np.where(self.src_units < 0, pad_index, a)
+                a %= boundary // u  # SetLoadDataBoundary.md: past the boundary, reads restart at 0
+            if self.n_pad:
+                a[self.src_units < 0] = pad_index
             a.flags.writeable = False
             if len(self._abs) >= 2:  # a kernel uses a few buffers per call shape (ping-pong)
                 self._abs.clear()
@@ -316,6 +331,9 @@ def _report_view() -> Any:
     return REPORT_VIEW
 
 
+_new_object = object.__new__
+
+
 class ExecReport:
     """The record of one executed instruction — light enough to keep 100,000 of in `Core.log`.
 
@@ -351,6 +369,20 @@ class ExecReport:
         self.src = src
         self.pad_pattern = pad_pattern
         self.boundary = boundary
+
+    @classmethod
+    def gathered(cls, instr: str, written: int, read: int, n_pad: int, hazards: list[str] | None,
+                 notes: list[str] | None, reads: tuple, writes: tuple, planner: Callable[[], Plan] | None,
+                 dst: Operand | None, src: Operand | None, pad_pattern: int, boundary: int) -> ExecReport:
+        """The record of a gather's warm call: `__init__` without keyword parsing (the per-call hot path;
+        same fields, same values)."""
+        r = _new_object(cls)
+        r.instr, r.bytes_written, r.bytes_read, r.pad_elements = instr, written, read, n_pad
+        r.hazards = [] if hazards is None else hazards
+        r.notes = [] if notes is None else notes
+        r.reads, r.writes, r._plan, r.planner = reads, writes, None, planner
+        r.dst, r.src, r.pad_pattern, r.boundary = dst, src, pad_pattern, boundary
+        return r
 
     @property
     def plan(self) -> Plan | None:
@@ -486,7 +518,7 @@ def execute(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, pa
     up = plan.units if isinstance(plan, Plan) else plan
     hazards = check_units(up, dst, src, strict, boundary)
     run_units(up, dst, src, pad_pattern, boundary)
-    written = (up.dst_units.size * (up.unit * 8 or 4) + 7) // 8
+    written = (up.n_units * (up.unit * 8 or 4) + 7) // 8
     pad_bytes = up.n_pad * up.bits // 8
     return ExecReport(up.instr, written, written - pad_bytes, up.n_pad, hazards,
                       plan if isinstance(plan, Plan) else None).on(dst, src, pad_pattern, boundary)

@@ -119,14 +119,14 @@ class Img2colSpec:
 
     def window_rows(self) -> np.ndarray:
         """Global img2col row m of each destination row (repeats concatenated along M in mode 0)."""
-        base = self.mStartPt + np.arange(self.mExtension)
-        if self.repeatMode == 0:
+        base = np.arange(self.mStartPt, self.mStartPt + self.mExtension)
+        if self.repeatMode == 0 and self.repeatTime > 1:
             return np.concatenate([base + r * self.repeatStride * R0 for r in range(self.repeatTime)])
         return base
 
     def window_cols(self) -> np.ndarray:
-        base = self.kStartPt + np.arange(self.kExtension)
-        if self.repeatMode == 1:
+        base = np.arange(self.kStartPt, self.kStartPt + self.kExtension)
+        if self.repeatMode == 1 and self.repeatTime > 1:
             return np.concatenate([base + r * self.repeatStride * self.repeatKUnit
                                    for r in range(self.repeatTime)])
         return base
@@ -208,6 +208,69 @@ def _plan_img2col(spec: Img2colSpec, instr: str) -> Plan:
                                                         "rows": m.size, "cols": k.size})
 
 
+#: Largest padded source-index image (entries) `_blocks_by_image` builds; larger maps use arithmetic.
+IMAGE_CAP = 1 << 20
+
+
+def _dense_order(spec: Img2colSpec, per_row: np.ndarray, per_block: np.ndarray, dense: bool
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Broadcastable (row, column-block) operands, in destination order when the window is dense:
+    (fractal row, column block, row in fractal) for Zz, (column block, fractal row, row) for Nz."""
+    if not dense:
+        return per_row[:, None], per_block[None, :]
+    if spec.layout == "NZ":
+        return per_row.reshape(1, -1, R0), per_block[:, None, None]
+    return per_row.reshape(-1, 1, R0), per_block[None, :, None]
+
+
+def _blocks_by_image(spec: Img2colSpec, ho: np.ndarray, wo: np.ndarray, g: np.ndarray, kh: np.ndarray,
+                     kw: np.ndarray, dense: bool) -> np.ndarray | None:
+    """Source block of each (row, column block), PAD outside the map, read from a cached image of the
+    padded map's block indices: one add and one `take` per call (a cold call in a tiling sweep costs
+    this). None when the image would exceed IMAGE_CAP entries."""
+    left, right, top, bottom = spec.pads
+    hp_n = max(top + spec.l1H + bottom, int(ho[-1] if ho.size else 0) * spec.strideH
+               + (spec.kh - 1) * spec.dilationH + 1)  # rows past Ho*Wo (L8) read below the pads
+    wp_n = left + spec.l1W + right
+    groups = spec.channels // spec.c0
+    if groups * hp_n * wp_n > IMAGE_CAP:
+        return None
+    img = PLANS.memo(("img2col-image", spec.l1H, spec.l1W, top, left, hp_n, wp_n, groups),
+                     lambda: _ImageIndex(spec.l1H, spec.l1W, top, left, hp_n, wp_n, groups))
+    per_row = ho * (spec.strideH * wp_n) + wo * spec.strideW
+    per_block = g * (hp_n * wp_n) + kh * (spec.dilationH * wp_n) + kw * spec.dilationW
+    r, b = _dense_order(spec, per_row, per_block, dense)
+    return img.flat.take(r + b)
+
+
+class _ImageIndex:
+    """NC1HWC0 block index of every (group, padded h, padded w), PAD where the padding is."""
+
+    def __init__(self, l1h: int, l1w: int, top: int, left: int, hp_n: int, wp_n: int, groups: int) -> None:
+        img = np.full((groups, hp_n, wp_n), PAD, dtype=np.intp)
+        h_in = min(l1h, hp_n - top)
+        img[:, top : top + h_in, left : left + l1w] = np.arange(groups * l1h * l1w, dtype=np.intp).reshape(
+            groups, l1h, l1w)[:, :h_in]
+        self.flat = img.ravel()
+        self.flat.flags.writeable = False
+        self.nbytes = self.flat.nbytes
+
+
+def _blocks_by_arithmetic(spec: Img2colSpec, ho: np.ndarray, wo: np.ndarray, g: np.ndarray,
+                          kh: np.ndarray, kw: np.ndarray, dense: bool) -> np.ndarray:
+    """`_blocks_by_image` computed from the coordinates (any map size)."""
+    left, _, top, _ = spec.pads
+    hb, hk = _dense_order(spec, ho * spec.strideH - top, kh * spec.dilationH, dense)
+    wb, wk = _dense_order(spec, wo * spec.strideW - left, kw * spec.dilationW, dense)
+    _, gg = _dense_order(spec, ho, g, dense)
+    h, w = hb + hk, wb + wk
+    # 0 <= h < H in one comparison: negative int64s are huge as uint64
+    valid = (h.view(np.uint64) < spec.l1H) & (w.view(np.uint64) < spec.l1W)
+    src = h * spec.l1W + w + gg * (spec.l1H * spec.l1W)
+    src[~valid] = PAD
+    return src
+
+
 def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     """The executable plan, built directly in 32-B blocks where the window allows (non-transposed
     layouts, whole C0 channel groups, whole C0 column blocks), else coarsened from the element plan.
@@ -229,29 +292,14 @@ def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     if (starts >= full * spec.kh * spec.kw).any():  # a block in the packed tail group (L5)
         return plan_img2col(spec, instr).units
     kh, kw = np.divmod(rem // c0, spec.kw)
-    left, _, top, _ = spec.pads
     ho, wo = np.divmod(rows, spec.out_hw[1])
-    hb, wb = ho * spec.strideH - top, wo * spec.strideW - left  # per row
-    hk, wk = kh * spec.dilationH, kw * spec.dilationW  # per column block
     r_n, kb_n = rows.size, starts.size
     stride = spec.dstStride or cdiv(r_n, R0)
     dense = r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0)
-    if dense:
-        # every destination block written once: compute the sources straight in destination order,
-        # (fractal row, column block, row in fractal) for Zz, (column block, fractal row, row) for Nz
-        hb, wb = hb.reshape(-1, 1, R0), wb.reshape(-1, 1, R0)
-        hk, wk, gg = hk[None, :, None], wk[None, :, None], g[None, :, None]
-        if spec.layout == "NZ":
-            hb, wb = hb.transpose(1, 0, 2), wb.transpose(1, 0, 2)
-            hk, wk, gg = hk.transpose(1, 0, 2), wk.transpose(1, 0, 2), gg.transpose(1, 0, 2)
-    else:
-        hb, wb, hk, wk, gg = hb[:, None], wb[:, None], hk[None, :], wk[None, :], g[None, :]
-    h, w = hb + hk, wb + wk
-    # 0 <= h < H in one comparison: negative int64s are huge as uint64
-    valid = (h.view(np.uint64) < spec.l1H) & (w.view(np.uint64) < spec.l1W)
-    src = h * spec.l1W + w + gg * (spec.l1H * spec.l1W)
-    src[~valid] = PAD
-    n_pad = (src.size - int(np.count_nonzero(valid))) * c0
+    src = _blocks_by_image(spec, ho, wo, g, kh, kw, dense)
+    if src is None:
+        src = _blocks_by_arithmetic(spec, ho, wo, g, kh, kw, dense)
+    n_pad = int(np.count_nonzero(src == PAD)) * c0
     if dense:
         return UnitPlan(instr, spec.bits, 32, None, src.ravel(), n_pad, dense=True)
     r = np.arange(r_n)[:, None]
@@ -333,11 +381,12 @@ def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> list[
             f"{instr}: the dilated filter ({spec.kh}x{spec.kw}, dilation {spec.dilationH}x{spec.dilationW}) "
             f"is larger than the padded feature map ({spec.l1H}x{spec.l1W}, pads {list(spec.pads)}), "
             f"so Ho x Wo = {ho} x {wo} ({hw_cannot('the img2col matrix has no row')})")
-    kbasis = _basis(instr, "CheckLoadData3dv2MatrixParams", "LoadData_3D.md 表4 kStartPt/kExtension")
-    checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})", kbasis)
     k_end = spec.kStartPt + spec.kExtension
     last_col = (cdiv(spec.k_total, c0) - 1) * c0
-    if spec.kExtension % c0 and k_end <= last_col:
+    bad_k = spec.kExtension % c0 and k_end <= last_col
+    if spec.kStartPt % c0 or bad_k:  # (the basis text is built only for a refusal)
+        kbasis = _basis(instr, "CheckLoadData3dv2MatrixParams", "LoadData_3D.md 表4 kStartPt/kExtension")
+        checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})", kbasis)
         raise ParamRangeError(with_basis(
             f"{instr}: {names['kExtension']} must be a multiple of {c0} for {spec.dtype} unless the window "
             f"reaches the right-most fractal (column {last_col} of {spec.k_total}), "
@@ -389,6 +438,8 @@ def _v2_ranges(instr: str, p) -> dict[str, int]:
     # the packed words: a 0 has no defined meaning (divergence L3), wider values do not fit the field.
     def nonzero(name: str, hi: int, check: str, bits: int) -> int:
         value = getattr(p, name)
+        if value.__class__ is int and 1 <= value <= hi:
+            return value  # the common case, without building the refusal's basis text
         if v2:
             return checks.in_range(instr, name, value, 1, hi, cpp_rejects(check))
         if value == 0:
@@ -403,9 +454,10 @@ def _v2_ranges(instr: str, p) -> dict[str, int]:
         "kStartPt": f(instr, "kStartPt", p.kStartPt, 16, ctype="uint16_t"),
         # LoadData_3D.md 表4 / LoadDataWithStride.md: [0, 32767] (CheckLoadData3dv2MatrixParams: UINT15_MAX);
         # the v2Pro/BitMode 16-bit fields: 65535
-        "mStartPt": (checks.in_range(instr, "mStartPt", p.mStartPt, 0, 32767,
-                                     cpp_rejects("CheckLoadData3dv2MatrixParams: UINT15_MAX"))
-                     if v2 else f(instr, "mStartPt", p.mStartPt, 16)),
+        "mStartPt": (f(instr, "mStartPt", p.mStartPt, 16) if not v2
+                     else p.mStartPt if p.mStartPt.__class__ is int and 0 <= p.mStartPt <= 32767
+                     else checks.in_range(instr, "mStartPt", p.mStartPt, 0, 32767,
+                                          cpp_rejects("CheckLoadData3dv2MatrixParams: UINT15_MAX"))),
         "strideW": nonzero("strideW", 63, "CheckLoadData3dParams", 6),
         "strideH": nonzero("strideH", 63, "CheckLoadData3dParams", 6),
         "filterW": f(instr, "filterW", p.filterW, 8, ctype="uint8_t" if v2 else ""),
@@ -607,23 +659,29 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     sf, sp = _config(instr, config)
     key = _key(core, instr, dst, src, p.key(), not sf, not sp)
+    prep = None
     if key is not None:
         key = (*key, sf, sp)
+        prep = cached(key)
+    if prep is None:  # (the warm path builds no closure)
+        prep = lookup(key, lambda: _prepared(core, instr, dst, src,
+                                             partial(_prepare_v2, core, instr, dst, p, sf, sp)))
+    return run_gather(core, prep, dst, src, core.regs.boundary)
 
-    def prepare() -> _Prepared:
-        fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
-        spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
-                                                   (fm, core.regs.fmatrix_right), _V2_NAMES)
-        hazards = ()
-        if bank == "right" and writes[0] is not None:
-            hazards = (f"{instr}: isSetFMatrix = true writes the struct's l1H/l1W/padList "
-                       f"({writes[0].l1H}, {writes[0].l1W}, {list(writes[0].padList)}) to the left FMATRIX, "
-                       f"but fMatrixCtrl = true makes the load read the right bank; pass "
-                       f"IsResetLoad3dConfig{{false, ...}} and SetFmatrix(..., FMATRIX_RIGHT) (the C++ API "
-                       f"does the same; docs/divergences.md L24)",)
-        return _Prepared(spec, pad, writes, bank, tuple(conflicts), hazards)
 
-    return _run(core, instr, dst, src, key, prepare)
+def _prepare_v2(core: Core, instr: str, dst: LocalTensor, p: LoadData3DParamsV2, sf: bool, sp: bool
+                ) -> _Prepared:
+    fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
+    spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
+                                               (fm, core.regs.fmatrix_right), _V2_NAMES)
+    hazards = ()
+    if bank == "right" and writes[0] is not None:
+        hazards = (f"{instr}: isSetFMatrix = true writes the struct's l1H/l1W/padList "
+                   f"({writes[0].l1H}, {writes[0].l1W}, {list(writes[0].padList)}) to the left FMATRIX, "
+                   f"but fMatrixCtrl = true makes the load read the right bank; pass "
+                   f"IsResetLoad3dConfig{{false, ...}} and SetFmatrix(..., FMATRIX_RIGHT) (the C++ API "
+                   f"does the same; docs/divergences.md L24)",)
+    return _Prepared(spec, pad, writes, bank, tuple(conflicts), hazards)
 
 
 @load_data_overload(LoadData3DParamsV2)

@@ -47,6 +47,11 @@ def _key_of(v: object) -> object:
     raise TypeError(f"no cache key for {t.__name__}")
 
 
+def _same(v: object, snap: object) -> bool:
+    """Does a list / nested-struct field still hold what its snapshot (`_live`) recorded?"""
+    return v == snap if v.__class__ is list else _live(v) == snap
+
+
 def _live(v: object) -> object:
     """The snapshot of a field that can change in place: a list's copy, a nested struct's key."""
     return v.key() if isinstance(v, _Struct) else list(v)  # type: ignore[call-overload]
@@ -81,7 +86,10 @@ class _Struct:
         k = d.get("_k")
         if k is not None:
             key, lists, snap = k
-            if not lists or [_live(d[n]) for n in lists] == snap:
+            for n, v in zip(lists, snap, strict=True):
+                if not _same(d[n], v):
+                    break
+            else:
                 return key
         try:
             items = [(n, _key_of(v)) for n, v in d.items() if n != "_k"]
