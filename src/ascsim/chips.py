@@ -236,6 +236,18 @@ class ChipProfile:
         instr: str | None = None,
     ) -> None:
         """Raise UnsupportedError naming the API / path / dtype and what is allowed, if unsupported."""
+        try:
+            key = (self.key, api, dtype, src, dst)
+            if key in _SUPPORTED:  # a cold call repeats the checks of the calls before it
+                return
+        except TypeError:  # an unhashable argument: the checks below name it
+            key = None
+        self._check(api, dtype, src, dst, instr)
+        if key is not None:
+            _SUPPORTED.add(key)
+
+    def _check(self, api: str, dtype: str | None, src: str | None, dst: str | None, instr: str | None
+               ) -> None:
         tag = instr or api
         if api not in API_KEYS:
             raise UnsupportedError(f"{tag}: unknown API {api!r}; supported: {', '.join(API_KEYS)}")
@@ -430,6 +442,9 @@ def _fixpipe(conv: Mapping[str, Iterable[str]], notes: str) -> ApiSupport:
 def _kb(n: int) -> int:
     return n * 1024
 
+
+#: (chip, api, dtype, src, dst) combinations `ChipProfile.check` accepted (bounded by the chip tables).
+_SUPPORTED: set[tuple] = set()
 
 _DOC = "M/矩阵计算的搬入/"
 _AUX = "M/矩阵搬入辅助配置接口/"

@@ -271,6 +271,32 @@ def _blocks_by_arithmetic(spec: Img2colSpec, ho: np.ndarray, wo: np.ndarray, g: 
     return src
 
 
+_COLUMNS: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray] | None] = {}
+
+
+def _column_blocks(spec: Img2colSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(channel group, kh, kw) of each C0-column block of the window (kExtension a multiple of C0), or None
+    when a block lies in the packed tail group. Memoised: a tiling sweep moves the M window only."""
+    key = (spec.kStartPt, spec.kExtension, spec.repeatMode, spec.repeatTime, spec.repeatStride,
+           spec.repeatKUnit, spec.c0, spec.kh, spec.kw, spec.channels)
+    if key in _COLUMNS:
+        return _COLUMNS[key]
+    c0 = spec.c0
+    starts = spec.window_cols()[::c0]
+    g, rem = np.divmod(starts, c0 * spec.kh * spec.kw)  # whole groups: columns (g, kh, kw, c), c fastest
+    out = None
+    if not (starts >= (spec.channels - spec.channels % c0) * spec.kh * spec.kw).any():
+        kh, kw = np.divmod(rem // c0, spec.kw)
+        out = (g, kh, kw)
+        for a in out:
+            a.flags.writeable = False
+    if starts.size <= 4096:  # (bounded: at most 64 entries of 3 small arrays)
+        if len(_COLUMNS) >= 64:
+            _COLUMNS.clear()
+        _COLUMNS[key] = out
+    return out
+
+
 def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     """The executable plan, built directly in 32-B blocks where the window allows (non-transposed
     layouts, whole C0 channel groups, whole C0 column blocks), else coarsened from the element plan.
@@ -281,19 +307,15 @@ def units_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> UnitPlan:
     costs this function, so it works on (rows x column-blocks) arrays only.)
     """
     c0 = spec.c0
-    full = spec.channels - spec.channels % c0
+    if spec.layout not in ("ZZ", "NZ") or spec.kExtension % c0:
+        return plan_img2col(spec, instr).units
+    columns = _column_blocks(spec)
+    if columns is None:  # a block in the packed tail group (L5)
+        return plan_img2col(spec, instr).units
+    g, kh, kw = columns
     rows = spec.window_rows()
-    cols = spec.window_cols()
-    if spec.layout not in ("ZZ", "NZ") or spec.kExtension % c0 or cols.size % c0:
-        return plan_img2col(spec, instr).units
-    starts = cols[::c0]
-    per_group = c0 * spec.kh * spec.kw  # whole groups: columns (g, kh, kw, c) with c fastest
-    g, rem = np.divmod(starts, per_group)
-    if (starts >= full * spec.kh * spec.kw).any():  # a block in the packed tail group (L5)
-        return plan_img2col(spec, instr).units
-    kh, kw = np.divmod(rem // c0, spec.kw)
     ho, wo = np.divmod(rows, spec.out_hw[1])
-    r_n, kb_n = rows.size, starts.size
+    r_n, kb_n = rows.size, g.size
     stride = spec.dstStride or cdiv(r_n, R0)
     dense = r_n % R0 == 0 and (spec.layout == "ZZ" or stride == r_n // R0)
     src = _blocks_by_image(spec, ho, wo, g, kh, kw, dense)
