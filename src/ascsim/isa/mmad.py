@@ -589,7 +589,7 @@ class Decoded:
 
     budget = 32 << 20
     min_bytes = 16 << 10
-    probe = 16
+    probe = 64
 
     def __init__(self) -> None:
         self._d: dict[tuple, tuple[bytes, np.ndarray]] = {}
