@@ -27,8 +27,9 @@ byte extents of every operand computed arithmetically from (m, k, n, layout). Pe
 checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
 strided view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes
 the end of the memory is read from a zero-padded copy), decodes it with one table lookup per call,
-multiplies with BLAS and writes the valid m x n region of C. `ascsim.isa.mmad_ref` is the slow
-per-element reference it is tested against (tests/test_mmad_fast.py).
+multiplies with BLAS and writes the valid m x n region of C. Operands of 16 KB and more are decoded once
+per distinct content (`DECODED`: a hit is confirmed byte for byte, so it is never stale).
+`ascsim.isa.mmad_ref` is the slow per-element reference it is tested against (tests/test_mmad_fast.py).
 
 Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
 - Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
