@@ -440,3 +440,73 @@ def test_blas_threads_held_to_one_and_restored(monkeypatch) -> None:
         M.set_blas_threads(1)
     with pytest.raises(ParamRangeError, match=r"^set_blas_threads: threads must be a positive int"):
         M.set_blas_threads(0)
+
+
+# -- the decoded-operand cache (M.DECODED) ----------------------------------------------------------------
+
+
+@SETTINGS
+@given(data=st.data())
+def test_decoded_operand_cache_is_never_stale(data) -> None:
+    """A sequence of Mmads on one core whose operands are rewritten between calls with the same codes, new
+    codes, or the same codes with ONE element changed (most likely in a word the cache's fingerprint does
+    not sample): every call equals the reference. The cache is opened to every operand size and probes
+    after 2 misses, so all its paths (hit, fingerprint collision, store, probe-only) run on small shapes."""
+    chip = data.draw(st.sampled_from(("a2", "ascend950")), "chip")
+    an, bn, cn = data.draw(st.sampled_from([("half", "half", "float"), ("bfloat16_t", "bfloat16_t", "float"),
+                                            ("int8_t", "int8_t", "int32_t"), ("float", "float", "float")]),
+                           "combo")
+    m = data.draw(st.sampled_from([16, 17, 32]), "m")
+    n = data.draw(st.sampled_from([16, 31, 48]), "n")
+    k = data.draw(st.sampled_from([32, 64, 80]), "k")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), "seed"))
+    core = Core(chip)
+    saved = M.Decoded.min_bytes, M.Decoded.probe
+    M.Decoded.min_bytes, M.Decoded.probe = 0, 2
+    M.DECODED.clear()
+    try:
+        a, b = codes(rng, an, (m, k)), codes(rng, bn, (k, n))
+        tc = c_tensor(core, rng, cn, m, n, False)
+        for step in range(5):
+            for side in ("a", "b"):
+                how = data.draw(st.sampled_from(["same", "new", "one"]), f"{side}{step}")
+                x, name = (a, an) if side == "a" else (b, bn)
+                if how == "new":
+                    x = codes(rng, name, x.shape)
+                elif how == "one":
+                    x = x.copy()
+                    i, j = rng.integers(x.shape[0]), rng.integers(x.shape[1])
+                    x[i, j] = codes(rng, name, 1)[0] if x[i, j] != codes(rng, name, 1)[0] else x[i, j] ^ 1
+                if side == "a":
+                    a = x
+                else:
+                    b = x
+            ta = place(core, "A2", an, a_flat(core, an, a, k, False), False, 512)
+            tb = place(core, "B2", bn, b_flat(bn, b), False, 512)
+            run_both(core, core.mmad, tc, ta, tb, MmadParams(m, n, k, cmatrixInitVal=step == 0))
+    finally:
+        M.Decoded.min_bytes, M.Decoded.probe = saved
+        M.DECODED.clear()
+
+
+def test_decoded_operand_cache_sees_a_change_outside_its_sample() -> None:
+    """A 64 KB half A and B (the cache's default size range): change one element in a 64-bit word the
+    fingerprint does not sample and the next Mmad reads the new value, not the cached decode."""
+    rng = np.random.default_rng(5)
+    core = Core("a2")
+    a = rng.integers(-8, 8, (128, 256)).astype(np.float64)
+    b = rng.integers(-8, 8, (256, 128)).astype(np.float64)
+    ta = core.tensor("A2", "half", 128 * 256, data=L.nd_to_zz(a, 16))
+    tb = core.tensor("B2", "half", 256 * 128, data=L.nd_to_zn(b, 16))
+    tc = core.tensor("CO1", "float", 128 * 128)
+    M.DECODED.clear()
+    for _ in range(2):  # the second call hits
+        core.mmad(tc, ta, tb, MmadParams(128, 128, 256))
+    assert len(M.DECODED) == 2
+    np.testing.assert_array_equal(L.nz_to_nd(tc.read(), 128, 128, 16), a @ b)
+    before = ta.memory.data.copy()
+    a[0, 4] += 1  # Zz: element (0, c < 16) is at offset c, so byte 8: word 1 (words 0, 31, 62, ... sampled)
+    ta.write(L.nd_to_zz(a, 16))
+    assert set(np.flatnonzero(before != ta.memory.data) // 8) == {1}
+    core.mmad(tc, ta, tb, MmadParams(128, 128, 256))
+    np.testing.assert_array_equal(L.nz_to_nd(tc.read(), 128, 128, 16), a @ b)

@@ -138,7 +138,54 @@ class Placement:
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
                  "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op", "dst_abs", "unit",
-                 "dmem", "dst_start", "src_base")
+                 "dmem", "dst_start", "src_base", "uses", "grid")
+
+    def gather(self, out: np.ndarray) -> None:
+        """Units `idx` of the source into `out` (dense, another memory): one `take`, or — from the second
+        run of this placement on, when the indices are an affine grid (`affine_grid`) — one strided copy
+        of the same units (an in-fractal transpose moves 2-byte units: a copy is ~2x faster than a take
+        that reads an 8-byte index per element)."""
+        self.uses += 1
+        if self.uses == 2 and self.dmem is not self.mem and not self.n_pad:  # (pads index -1: no grid)
+            self.grid = affine_grid(self.idx)
+        g = self.grid
+        if g is None:
+            self.full.take(self.idx, out=out, mode="wrap")  # (PAD -1 wraps to the pad block)
+            return
+        first, shape, steps = g
+        u = self.unit
+        code = _CODES.get(u) or self.full.dtype
+        np.copyto(out.view(code).reshape(shape),
+                  np.ndarray(shape, code, self.full, first * u, tuple(st * u for st in steps)))
+
+
+_CODES = {1: np.dtype(np.uint8), 2: np.dtype("<u2"), 4: np.dtype("<u4"), 8: np.dtype("<u8")}
+
+
+def affine_grid(idx: np.ndarray, max_dims: int = 8) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """(first, shape, steps) with idx == first + sum(i_d * steps[d]) over the C-order multi-index of
+    `shape` — the gather is then a strided view — or None. Checked element for element at every level, so
+    a None only costs the `take` it would have been."""
+    if idx.size < 2:
+        return None
+    dims: list[tuple[int, int]] = []  # innermost first
+    cur = idx
+    while cur.size > 1:
+        if len(dims) == max_dims:
+            return None
+        d = np.diff(cur)
+        off = np.flatnonzero(d != d[0])
+        run = cur.size if off.size == 0 else int(off[0]) + 1
+        if cur.size % run:
+            return None
+        rows = cur.reshape(-1, run)
+        step = int(d[0])
+        if rows.shape[0] > 1 and not (rows - rows[:, :1] == np.arange(run) * step).all():
+            return None
+        dims.append((run, step))
+        cur = rows[:, 0]
+    dims.reverse()
+    return int(idx[0]), tuple(r for r, _ in dims), tuple(st for _, st in dims)
 
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
@@ -192,7 +239,7 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
             base, idx = 0, up.absolute(src.offset, boundary, (len(mem._buf) - SPARE) // u)
         if idx is not None:
             pl.slow = False
-            pl.mem, pl.idx, pl.src_base = mem, idx, base
+            pl.mem, pl.idx, pl.src_base, pl.uses, pl.grid = mem, idx, base, 0, None
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
             pl.full = mem.units(u)[base:]
             pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
@@ -249,7 +296,7 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
         if pl.dst_units is None:
-            pl.full.take(pl.idx, out=pl.dview, mode="wrap")  # (indices in range: checked extents)
+            pl.gather(pl.dview)
         else:
             pl.dview.put(pl.dst_units, pl.full.take(pl.idx, mode="wrap"))  # put: ~3x faster than setitem
     if prep.commit is not None:
@@ -306,9 +353,11 @@ class Batch:
                 end = _dense_end(items[j])
                 j += 1
             run = items[i:j]
-            if end is not None:
-                idx = run[0].idx if len(run) == 1 else np.concatenate([p.idx for p in run])
-                full.take(idx, out=dfull[run[0].dst_start : end], mode="wrap")
+            if end is not None and len(run) == 1:
+                run[0].gather(dfull[run[0].dst_start : end])
+            elif end is not None:
+                full.take(np.concatenate([p.idx for p in run]), out=dfull[run[0].dst_start : end],
+                          mode="wrap")
             else:  # a destination with gaps: scatter (put keeps program order for repeated units)
                 dfull.put(run[0].dst_abs, full.take(run[0].idx, mode="wrap"))
             i = j

@@ -384,6 +384,9 @@ def _prepared_nz(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams 
                     run=partial(_run_nz, spec, mats), counts=(written, kept * n_value * d_value * e, 0))
 
 
+_BLOCK = np.dtype("V32")  # one 32-byte C0 block as one numpy item (about 2x faster than 16 elements)
+
+
 def _run_nz(spec: NzCopySpec, mats: tuple[int, ...] | None, core: Core, ops) -> None:
     """ND2NZ / DN2NZ as strided views: (matrix, row, column block, C0) of the source's rows (ND) or
     columns (DN) into the NZ destination, the tail block's missing columns zero-filled. `mats` None =
@@ -401,7 +404,11 @@ def _run_nz(spec: NzCopySpec, mats: tuple[int, ...] | None, core: Core, ops) -> 
     for first, num in groups:
         d0 = dst.offset + first * spec.dst_matrix * e
         s0 = src.offset + first * spec.src_matrix * e
-        if full:
+        if full and spec.kind == "ND2NZ":  # a C0 block is 32 contiguous bytes on both sides: one item
+            shape = (num, spec.n_value, full)
+            np.copyto(strided(dst.memory, d0, shape, d_strides[:3], _BLOCK),
+                      strided(src.memory, s0, shape, s_strides[:3], _BLOCK))
+        elif full:
             np.copyto(strided(dst.memory, d0, (num, spec.n_value, full, c0), d_strides, dt),
                       strided(src.memory, s0, (num, spec.n_value, full, c0), s_strides, dt))
         if rem:  # the last column block: rem columns of data, C0 - rem zeros (doc 表3: 补0对齐到32字节)

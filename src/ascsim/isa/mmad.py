@@ -27,8 +27,9 @@ byte extents of every operand computed arithmetically from (m, k, n, layout). Pe
 checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
 strided view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes
 the end of the memory is read from a zero-padded copy), decodes it with one table lookup per call,
-multiplies with BLAS and writes the valid m x n region of C. `ascsim.isa.mmad_ref` is the slow
-per-element reference it is tested against (tests/test_mmad_fast.py).
+multiplies with BLAS and writes the valid m x n region of C. Operands of 16 KB and more are decoded once
+per distinct content (`DECODED`: a hit is confirmed byte for byte, so it is never stale).
+`ascsim.isa.mmad_ref` is the slow per-element reference it is tested against (tests/test_mmad_fast.py).
 
 Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
 - Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
@@ -383,6 +384,8 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.matmul(a, b)
     libs = _Blas.libs()
     saved = [lib.get_num_threads() for lib in libs]
+    if all(s == n for s in saved):  # already held (OPENBLAS_NUM_THREADS=1, or a caller's limit)
+        return np.matmul(a, b)
     for lib in libs:
         lib.set_num_threads(n)
     try:
@@ -529,7 +532,8 @@ class Reader:
     floats, one exact cast). `pitch`: the Zz column count when it exceeds `cols` (kDirectionAlign). The
     result is C-contiguous (what the BLAS gets)."""
 
-    __slots__ = ("dt", "nbytes", "code", "shape", "strides", "table", "to", "rows", "cols", "full", "exact")
+    __slots__ = ("dt", "nbytes", "code", "shape", "strides", "table", "to", "rows", "cols", "full", "exact",
+                 "misses")
 
     def __init__(self, dt: DType, layout: str, rows: int, cols: int, to: str, pitch: int = 0) -> None:
         if layout == "ND":
@@ -544,15 +548,90 @@ class Reader:
         self.nbytes = _nbytes(math.prod(shape), dt.bits)
         self.table = None if dt.bits == 32 else _table(dt.name, to)
         self.exact = self.full == (rows, cols)
+        self.misses = 0  # consecutive `DECODED` misses of this call shape
 
     def __call__(self, t: LocalTensor) -> np.ndarray:
         raw = strided(t, self.nbytes, self.shape, self.strides, self.code, self.dt.bits == 4)[0]
+        return self._decode(raw)
+
+    def cached(self, t: LocalTensor) -> np.ndarray:
+        """The same values as `self(t)`, read-only, through `DECODED` (operands of `Decoded.min_bytes` and
+        more; below that decoding costs no more than the lookup)."""
+        n = self.nbytes
+        if n < Decoded.min_bytes or n % 8:
+            return self(t)
+        mem, off = t.memory, t.offset
+        return DECODED.get(self, mem.data[off : off + n] if off + n <= mem.size else region(t, n))
+
+    def of_bytes(self, buf: np.ndarray) -> np.ndarray:
+        """The matrix the `nbytes` bytes `buf` (from the tensor's start) hold."""
+        if self.dt.bits == 4:
+            buf = _codes(buf, FOUR_BIT, None)
+        return self._decode(np.ndarray(self.shape, self.code, buf, 0, self.strides))
+
+    def _decode(self, raw: np.ndarray) -> np.ndarray:
         if self.table is not None:
             vals = self.table.take(raw, mode="clip")  # every code indexes the table: "clip" skips the check
         else:
             vals = raw.view(self.dt.value_dtype).astype(self.to, order="C")
         vals = vals.reshape(self.full)
         return vals if self.exact else np.ascontiguousarray(vals[: self.rows, : self.cols])
+
+
+class Decoded:
+    """Decoded operands by content. A tiled kernel loads each A tile once per N tile and each B tile once
+    per M tile (issue 8: a 1024^3 matmul decodes every operand byte 8 times), so Mmad sees the same
+    operand bytes again and again. Key: the `Reader` and a sum of sampled 64-bit words; a hit is
+    confirmed by comparing every byte with the stored copy, so a stale or colliding entry is never
+    returned and no write path has to tell the cache anything. Least recently used out first, capped by
+    the bytes held (copy + decoded values). A call shape whose last `probe` operands all missed (the
+    img2col tiles of a convolution never repeat) stores only every `probe`-th one until one hits again.
+    """
+
+    budget = 32 << 20
+    min_bytes = 16 << 10
+    probe = 64
+
+    def __init__(self) -> None:
+        self._d: dict[tuple, tuple[bytes, np.ndarray]] = {}
+        self.nbytes = 0
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, rd: Reader, buf: np.ndarray) -> np.ndarray:
+        """`rd.of_bytes(buf)`, decoded once per distinct content (a stored result is read-only)."""
+        words = buf.view(np.uint64)
+        key = (rd, int(words[::31].sum()))  # a sample: every byte is compared on a hit
+        d = self._d
+        hit = d.pop(key, None)
+        raw = None
+        if hit is not None:
+            raw = buf.tobytes()
+            if hit[0] == raw:
+                d[key] = hit  # most recently used: last
+                rd.misses = 0
+                return hit[1]
+            self.nbytes -= len(hit[0]) + hit[1].nbytes
+        rd.misses += 1
+        vals = rd.of_bytes(buf)
+        if rd.misses > self.probe and rd.misses % self.probe:
+            return vals  # this call shape's operands have not repeated lately (img2col tiles): keep nothing
+        vals.flags.writeable = False
+        d[key] = (buf.tobytes() if raw is None else raw, vals)
+        self.nbytes += len(d[key][0]) + vals.nbytes
+        while self.nbytes > self.budget and len(d) > 1:
+            old = d.pop(next(iter(d)))
+            self.nbytes -= len(old[0]) + old[1].nbytes
+        return vals
+
+    def clear(self) -> None:
+        self._d.clear()
+        self.nbytes = 0
+
+
+#: Decoded Mmad operands (`Decoded`), shared by every core: an entry depends on bytes only.
+DECODED = Decoded()
 
 
 @lru_cache(maxsize=1024)
@@ -595,7 +674,7 @@ def mmad_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.
     """A and B of a plain Mmad: A in the chip's L0A layout (or ND for GEMV), B Zn."""
     ra = reader(spec.a, spec.a_layout, spec.m, spec.k, spec.blas, spec.a_pitch)
     rb = reader(spec.b, "ZN", spec.k, spec.n, spec.blas)
-    return lambda ops: (ra(ops[1]), rb(ops[2]))
+    return lambda ops: (ra.cached(ops[1]), rb.cached(ops[2]))
 
 
 def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
@@ -628,10 +707,24 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
             old[:m, :n] = rnd(values)  # type: ignore[index]
             raw[...] = old.reshape(raw.shape)  # type: ignore[union-attr]
 
+    # float32 C accumulating over whole fractals (a tiled kernel's K loop): C's float32 values are added
+    # to the float64 product where they lie (the add's float32 -> float64 cast is `decode_codes`'s cast,
+    # exact), so they are neither copied nor converted to a separate array first
+    in_place = accumulate and exact and not f32 and cdt.name == "float"
+
     def run(core, ops: Sequence[LocalTensor]) -> None:
         av, bv = read_ab(ops)
         c = ops[0]
         raw, buf = strided(c, c_bytes, c_shape, c_strides, c_code)  # (M1, 16, N1, 16) raw C elements
+        if in_place:
+            with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
+                total = mul(av, bv).reshape(raw.shape)
+                cv = raw.view(cdt.value_dtype)
+                np.add(total, cv, out=total)
+                cv[...] = total  # the one rounding (as `store`)
+            if buf is not c.memory.data:
+                c.memory.data[c.offset : c.offset + c_end] = buf[:c_end]
+            return
         old = raw.reshape(c_full) if accumulate or not exact else None  # a copy
         init = None
         if accumulate:
