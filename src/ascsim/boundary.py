@@ -146,7 +146,7 @@ class Placement:
         of the same units (an in-fractal transpose moves 2-byte units: a copy is ~2x faster than a take
         that reads an 8-byte index per element)."""
         self.uses += 1
-        if self.uses == 2 and self.dmem is not self.mem and not self.n_pad:  # (pads index -1: no grid)
+        if self.uses == 2:
             self.grid = affine_grid(self.idx)
         g = self.grid
         if g is None:
@@ -158,6 +158,9 @@ class Placement:
         np.copyto(out.view(code).reshape(shape),
                   np.ndarray(shape, code, self.full, first * u, tuple(st * u for st in steps)))
 
+
+#: Units a gather must move before a strided copy is tried for it (`Placement.gather`).
+GRID_MIN_UNITS = 2048
 
 _CODES = {1: np.dtype(np.uint8), 2: np.dtype("<u2"), 4: np.dtype("<u4"), 8: np.dtype("<u8")}
 
@@ -239,7 +242,11 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
             base, idx = 0, up.absolute(src.offset, boundary, (len(mem._buf) - SPARE) // u)
         if idx is not None:
             pl.slow = False
-            pl.mem, pl.idx, pl.src_base, pl.uses, pl.grid = mem, idx, base, 0, None
+            pl.mem, pl.idx, pl.src_base, pl.grid = mem, idx, base, None
+            # a strided copy beats `take` only for many small units (measured: 2-byte units from ~2,000 on;
+            # 32-byte units never), and never with pads (they index -1) or within one memory
+            grid = u <= 8 and idx.size >= GRID_MIN_UNITS and not up.n_pad and dst.memory is not mem
+            pl.uses = 0 if grid else -1
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
             pl.full = mem.units(u)[base:]
             pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
@@ -296,7 +303,10 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
         if pl.dst_units is None:
-            pl.gather(pl.dview)
+            if pl.uses < 0:
+                pl.full.take(pl.idx, out=pl.dview, mode="wrap")  # (indices in range: checked extents)
+            else:
+                pl.gather(pl.dview)
         else:
             pl.dview.put(pl.dst_units, pl.full.take(pl.idx, mode="wrap"))  # put: ~3x faster than setitem
     if prep.commit is not None:
@@ -353,7 +363,7 @@ class Batch:
                 end = _dense_end(items[j])
                 j += 1
             run = items[i:j]
-            if end is not None and len(run) == 1:
+            if end is not None and len(run) == 1 and run[0].uses >= 0:
                 run[0].gather(dfull[run[0].dst_start : end])
             elif end is not None:
                 full.take(np.concatenate([p.idx for p in run]), out=dfull[run[0].dst_start : end],
