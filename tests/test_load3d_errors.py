@@ -1352,3 +1352,28 @@ def test_b32_l0b_multiple_of_16_no_hazard() -> None:
     p.kExtension = 16
     dst = core.tensor("B2", "float", 16 * 16)
     core.load_data(dst, src, p)
+
+
+def test_transposed_b8_window_past_l0a_is_refused_before_any_plan(monkeypatch) -> None:
+    """Fuzz finding (issue 9, rejection time): a transposed hifloat8 LoadDataWithStride whose 32x32 squares
+    reach past L0A although rows x cols bytes would fit was refused only after its element plan was built
+    (~10 ms). The destination extent is now the exact arithmetic one (`load3d.dst_end`): no plan is built."""
+    from ascsim.errors import BoundsError
+    from ascsim.isa import load3d
+    from ascsim.params import LoadDataRepeatParam
+
+    def no_plan(*_a, **_k):
+        raise AssertionError("a plan was built for a call refused by its extent")
+
+    monkeypatch.setattr(load3d, "units_img2col", no_plan)
+    monkeypatch.setattr(load3d, "plan_img2col", no_plan)
+    core = Core("950")
+    core.set_load_data_repeat(LoadDataRepeatParam(0, 1, 0, 128))
+    src = core.tensor("A1", "hifloat8_t", 640, offset=30880)
+    dst = core.tensor("A2", "hifloat8_t", 65536, offset=0)
+    p = LoadData3DParamsV2([0, 2, 1, 0], 5, 4, 8, 16, 4096, 0, 23, 1, 1, 1, 2, 2, 2, True, False, 0.5)
+    before = core.memory("L0A").data.copy()
+    msg = r"LoadDataWithStride: destination: bytes \[0, 8323584\) lie outside L0A"
+    with pytest.raises(BoundsError, match=msg):
+        core.load_data_with_stride(dst, src, p)
+    assert (core.memory("L0A").data == before).all()

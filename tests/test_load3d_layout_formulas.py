@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascsim import Core, LoadData3DParamsV2
 from ascsim.layouts import cdiv
@@ -56,3 +58,28 @@ def test_b32_l0b_k_padding_example(chip: str):
         for k in range(32):
             off = ((m // 8) * 32 + k) * 8 + m % 8
             assert out[off] == (_w(m, k) if k < 24 else MARK), (m, k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(layout=st.sampled_from(["ZZ", "ZZ_T", "NZ", "NZ_T"]), bits=st.sampled_from([8, 16, 32]),
+       hw=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+       kernel=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       groups=st.integers(1, 3), m_ext=st.integers(1, 40), m_start=st.integers(0, 20),
+       k_blocks=st.integers(1, 4), extra_stride=st.integers(0, 3))
+def test_extent_first_bound_is_the_plans_exact_extent(layout, bits, hw, kernel, groups, m_ext, m_start,
+                                                      k_blocks, extra_stride) -> None:
+    """The destination extent checked before any plan is built (`load3d.dst_end`, arithmetic) is exactly the
+    element plan's extent (`plan_img2col`), for every layout — so a window that overflows its destination is
+    refused without building a plan (a fuzz finding: a transposed b8 window whose 32x32 squares reach past
+    L0A was refused only after its plan was built)."""
+    from ascsim.isa.load3d import Img2colSpec, dst_end, plan_img2col
+
+    c0 = 256 // bits
+    kh, kw = kernel
+    k_total = groups * c0 * kh * kw
+    k_ext = min(k_blocks * c0, k_total)
+    rows = m_ext
+    dense = -(-rows // 16) if layout == "NZ" else -(-k_ext // 16) if layout == "NZ_T" else 0
+    spec = Img2colSpec("x", bits, layout, hw[0], hw[1], (1, 1, 1, 1), groups * c0, k_ext, m_ext, 0, m_start,
+                       1, 1, kw, kh, 1, 1, dstStride=dense + extra_stride if dense else 0)
+    assert dst_end(spec) == plan_img2col(spec, "Load3Dv2").units.dst_end

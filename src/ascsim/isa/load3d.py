@@ -185,6 +185,15 @@ def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_
     return nz_offset(cols, rows, n_cols, c0, stride or None)  # NZ_T
 
 
+def dst_end(spec: Img2colSpec) -> int:
+    """Bytes from the destination start to one past the window's last element, by arithmetic: every layout's
+    offset grows with the row and with the column, so the last element (rows-1, cols-1) lies furthest (the
+    extent-first bounds check; `tests/test_load3d_errors.py` compares it with the plans' extents)."""
+    rows, cols = spec.window_shape
+    last = dst_offsets(spec.layout, rows - 1, cols - 1, rows, cols, spec.c0, spec.dstStride)
+    return -(-(int(last) + 1) * spec.bits // 8)
+
+
 def plan_img2col(spec: Img2colSpec, instr: str = "Load3Dv2") -> Plan:
     """Element-level plan (provenance for explain/draw; the executable fallback of `units_img2col`)."""
     return PLANS.memo(("img2col", spec, instr), lambda: _plan_img2col(spec, instr))
@@ -606,7 +615,7 @@ def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepar
         notes.append("L9")  # 950 dstStride register not set: the dense stride
     return Prepared(instr, spec, units=partial(units_img2col, spec, instr),
                     planner=partial(plan_img2col, spec, instr), pad=pp.pad, commit=commit, warnings=warn,
-                    notes=notes, min_dst=rows * cols * spec.bits // 8, wrap=1, hint=partial(_fit_hint, spec),
+                    notes=notes, min_dst=dst_end(spec), wrap=1, hint=partial(_fit_hint, spec),
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
 
 
