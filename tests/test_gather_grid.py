@@ -19,15 +19,14 @@ import warnings
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_load3d_ref import V2_TARGETS, V2Case, assert_same, pad_code, run_ref, source_codes, v2_cases
+from test_load3d_ref import V2_TARGETS, V2Case, assert_same, run_ref, setup_case, v2_cases
 
 from ascsim import Core
 from ascsim.boundary import Placement, affine_grid
-from ascsim.dtypes import get_dtype
 from ascsim.errors import DocConflictWarning
 from ascsim.flows_matmul import matmul
 from ascsim.memory import Memory
-from ascsim.params import IsResetLoad3dConfig, LoadDataRepeatParam
+from ascsim.params import IsResetLoad3dConfig
 
 SETTINGS = settings(max_examples=25, deadline=None)
 
@@ -91,17 +90,8 @@ def test_warm_gather_equals_take(unit, shape, steps, perturb, data) -> None:
 def _warm_then_real(case: V2Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the call on other source codes first (a cold placement: `take`), then on the test's codes with
     the destination restored (a warm placement: the strided copy when the indices are a grid)."""
-    core = Core(case.chip)
-    dt = get_dtype(case.dtype)
+    core, codes, src, dst, before = setup_case(case)
     p = case.p
-    codes = source_codes(dt, case.src_len, pad_code(dt, p.padValue))
-    a_side = case.dst == "L0A"
-    src = core.tensor("A1" if a_side else "B1", dt, max(case.src_len, 2), offset=0)
-    dst = core.tensor("A2" if a_side else "B2", dt, core.memory(case.dst).size * 8 // dt.bits, offset=0)
-    before = dst.read_raw()
-    rs, rt, mode = case.repeat
-    if (rs, rt, mode, case.dst_stride) != (0, 1, 0, 0):
-        core.set_load_data_repeat(LoadDataRepeatParam(rs, rt, mode, case.dst_stride))
     src.write_raw(codes[::-1].copy())
     core.load_data(dst, src, p, IsResetLoad3dConfig(True, True))
     src.write_raw(codes)

@@ -27,6 +27,7 @@ from ascsim.core import Core
 from ascsim.dtypes import DType, get_dtype, to_raw
 from ascsim.errors import DocConflictWarning
 from ascsim.isa.load3d_ref import channel_groups_ref, fmap_offset_ref, ref_load3d_v1, ref_load3d_v2
+from ascsim.memory import LocalTensor
 from ascsim.params import (
     IsResetLoad3dConfig,
     Load3DBitModeParam,
@@ -216,19 +217,27 @@ def run_fast(case: V2Case, flavor: str = "v2", bank: str = "left"
         return _run_fast(case, flavor, bank)
 
 
-def _run_fast(case: V2Case, flavor: str, bank: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def setup_case(case: V2Case) -> tuple[Core, np.ndarray, LocalTensor, LocalTensor, np.ndarray]:
+    """A core with the case's repeat register, its source tensor (holding the self-describing codes) and
+    its destination (the whole L0 memory): (core, codes, src, dst, dst bytes before)."""
     core = Core(case.chip)
     dt = get_dtype(case.dtype)
-    p = case.p
-    codes = source_codes(dt, case.src_len, pad_code(dt, p.padValue))
+    codes = source_codes(dt, case.src_len, pad_code(dt, case.p.padValue))
     a_side = case.dst == "L0A"
     src = core.tensor("A1" if a_side else "B1", dt, max(case.src_len, 2), offset=0)
     src.write_raw(codes)
     dst = core.tensor("A2" if a_side else "B2", dt, core.memory(case.dst).size * 8 // dt.bits, offset=0)
-    before = dst.read_raw()
     rs, rt, mode = case.repeat
     if (rs, rt, mode, case.dst_stride) != (0, 1, 0, 0):
         core.set_load_data_repeat(LoadDataRepeatParam(rs, rt, mode, case.dst_stride))
+    return core, codes, src, dst, dst.read_raw()
+
+
+def _run_fast(case: V2Case, flavor: str, bank: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    core, codes, src, dst, before = setup_case(case)
+    dt = get_dtype(case.dtype)
+    p = case.p
+    a_side = case.dst == "L0A"
     if bank == "right":
         p = copy.copy(p)
         p.fMatrixCtrl = True
