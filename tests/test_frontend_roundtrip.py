@@ -116,3 +116,20 @@ def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
     assert (
         "call 99 does not exist (the kernel made 23 instruction and register calls" in capsys.readouterr().err
     )
+
+
+def test_scenario_writer_escapes_what_toml_must() -> None:
+    """The one scenario writer (`frontend.emit.to_toml`, also behind the planner and `ascsim port`) writes
+    strings TOML can read back — quotes, backslashes, newlines, tabs, DEL, non-ASCII — checked with the
+    standard library's TOML parser; a multi-line description becomes one comment line per line."""
+    from ascsim.frontend.emit import to_toml
+    from ascsim.scenario import tomllib
+
+    text = 'a "quoted" \\ path\nsecond line\twith tab \x7f and ünïcode'
+    doc = {"description": text, "chip": "a2", "tensors": {"x": {"position": "A1", "dtype": "half",
+                                                                 "length": 16}},
+           "steps": [{"call": "note", "note": text}], "save": {"x": "x.npy"}}
+    back = tomllib.loads(to_toml(doc))
+    assert back["description"] == text
+    assert back["steps"][0]["note"] == text
+    assert back["tensors"]["x"] == doc["tensors"]["x"] and back["save"] == doc["save"]

@@ -18,7 +18,9 @@ Running it through the front-end reproduces `ascsim run` of the scenario byte fo
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -185,7 +187,8 @@ def write_scenario(run: KernelRun, path: str | Path) -> Path:
 # -- a minimal TOML writer for the scenario schema -------------------------------------------------------
 
 
-def _toml_value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """One value in TOML: booleans, ints, floats (nan / inf), strings, arrays and inline tables."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -196,37 +199,47 @@ def _toml_value(v: Any) -> str:
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
         return repr(v)
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, str):  # JSON's escapes are TOML basic-string escapes; TOML also wants DEL escaped
+        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key_str(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key_str(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
     raise NotImplementedFeature(f"--emit-scenario: cannot write {v!r} to TOML")
 
 
+def _comment(line: str) -> str:
+    """A comment's text without the control characters a TOML comment may not hold (shown as \\xNN)."""
+    return "".join(f"\\x{ord(c):02x}" if (ord(c) < 32 and c != "\t") or ord(c) == 127 else c for c in line)
+
+
 def _key_str(k: str) -> str:
-    return k if k.replace("_", "").isalnum() else _toml_value(k)
+    return k if k.replace("_", "").isalnum() else toml_value(k)
 
 
-def to_toml(doc: dict) -> str:
-    out = [
-        f"# {doc['description']}",
-        f"description = {_toml_value(doc['description'])}",
-        f"chip = {_toml_value(doc['chip'])}",
-        "",
-    ]
-    for name, spec in doc["tensors"].items():
-        out.append(f"[tensors.{name}]")
-        out += [f"{k} = {_toml_value(v)}" for k, v in spec.items()]
+def to_toml(doc: dict, header: str | None = None, notes: dict[str, str] | None = None,
+            value: Callable[[Any], str] = toml_value) -> str:
+    """A scenario document (the parsed TOML's tables: description, chip, strict, tensors, steps, expect,
+    save) as TOML text (docs/scenarios.md): `header` as leading comment lines (by default the description),
+    `notes` as comments on tensor tables, every value written by `value`. The one scenario writer: the C++
+    front-end's `--emit-scenario`, the planner and `ascsim port` all use it."""
+    text = doc.get("description", "") if header is None else header
+    out = [f"# {_comment(ln)}" if ln else "#" for ln in text.splitlines()]
+    out += [f"{k} = {value(doc[k])}" for k in ("description", "chip", "strict") if k in doc]
+    out.append("")
+    for name, t in doc.get("tensors", {}).items():
+        note = (notes or {}).get(name)
+        out.append(f"[tensors.{name}]" + (f"  # {_comment(note)}" if note else ""))
+        out += [f"{_key_str(k)} = {value(v)}" for k, v in t.items()]
         out.append("")
-    for s in doc["steps"]:
-        out.append("[[steps]]")
-        out += [f"{_key_str(k)} = {_toml_value(v)}" for k, v in s.items()]
-        out.append("")
-    if doc["save"]:
+    for table in ("steps", "expect"):
+        for s in doc.get(table, []):
+            out.append(f"[[{table}]]")
+            out += [f"{_key_str(k)} = {value(v)}" for k, v in s.items()]
+            out.append("")
+    if doc.get("save"):
         out.append("[save]")
-        out += [f"{k} = {_toml_value(v)}" for k, v in doc["save"].items()]
+        out += [f"{_key_str(k)} = {value(v)}" for k, v in doc["save"].items()]
     return "\n".join(out) + "\n"
 
 

@@ -35,9 +35,9 @@ def plain(v: Any) -> Any:
 
 def toml_value(v: Any) -> str:
     """One value in TOML (the C++ front-end's scenario writer, after `plain`)."""
-    from ..frontend.emit import _toml_value  # one TOML value writer for every emitted scenario
+    from ..frontend.emit import toml_value as write  # one TOML value writer for every emitted scenario
 
-    return _toml_value(plain(v))
+    return write(plain(v))
 
 
 def struct_table(p: Any) -> dict[str, Any]:
@@ -58,25 +58,11 @@ def _ref(ref: tuple[str, int]) -> Any:
 
 
 def scenario_toml(doc: dict, header: str = "", notes: dict[str, str] | None = None) -> str:
-    """A scenario document (the parsed TOML's tables: description, chip, strict, tensors, steps, expect,
-    save) as TOML text, `header` as leading comment lines and `notes` as comments on tensor tables."""
-    out = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
-    out += [f"{k} = {toml_value(doc[k])}" for k in ("description", "chip", "strict") if k in doc]
-    out.append("")
-    for name, t in doc.get("tensors", {}).items():
-        note = (notes or {}).get(name)
-        out.append(f"[tensors.{name}]" + (f"  # {note}" if note else ""))
-        out += [f"{k} = {toml_value(v)}" for k, v in t.items()]
-        out.append("")
-    for table in ("steps", "expect"):
-        for s in doc.get(table, []):
-            out.append(f"[[{table}]]")
-            out += [f"{k} = {toml_value(v)}" for k, v in s.items()]
-            out.append("")
-    if doc.get("save"):
-        out.append("[save]")
-        out += [f"{k} = {toml_value(v)}" for k, v in doc["save"].items()]
-    return "\n".join(out) + "\n"
+    """A scenario document as TOML text (`frontend.emit.to_toml`), its values made TOML-ready by `plain`,
+    `header` as leading comment lines and `notes` as comments on tensor tables."""
+    from ..frontend.emit import to_toml
+
+    return to_toml(doc, header, notes, toml_value)
 
 
 def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
