@@ -141,22 +141,23 @@ class Placement:
                  "dmem", "dst_start", "src_base", "uses", "grid")
 
     def gather(self, out: np.ndarray) -> None:
-        """Units `idx` of the source into `out` (dense, another memory): one `take`, or — from the second
-        run of this placement on, when the indices are an affine grid (`affine_grid`) — one strided copy
-        of the same units (an in-fractal transpose moves 2-byte units: a copy is ~2x faster than a take
-        that reads an 8-byte index per element)."""
-        self.uses += 1
-        if self.uses == 2:
-            self.grid = affine_grid(self.idx)
-        g = self.grid
-        if g is None:
-            self.full.take(self.idx, out=out, mode="wrap")  # (PAD -1 wraps to the pad block)
-            return
-        first, shape, steps = g
-        u = self.unit
-        code = _CODES.get(u) or self.full.dtype
-        np.copyto(out.view(code).reshape(shape),
-                  np.ndarray(shape, code, self.full, first * u, tuple(st * u for st in steps)))
+        """Units `idx` of the source into `out` (dense, another memory): one `take`, or — for a grid
+        candidate (`uses` >= 0), from the second run of this placement on, when the indices are an affine
+        grid (`affine_grid`) — one strided copy of the same units (an in-fractal transpose moves 2-byte
+        units: a copy is ~2x faster than a take that reads an 8-byte index per element)."""
+        if self.uses >= 0:
+            self.uses += 1
+            if self.uses == 2:
+                self.grid = affine_grid(self.idx)
+            g = self.grid
+            if g is not None:
+                first, shape, steps = g
+                u = self.unit
+                code = _CODES.get(u) or self.full.dtype
+                np.copyto(out.view(code).reshape(shape),
+                          np.ndarray(shape, code, self.full, first * u, tuple(st * u for st in steps)))
+                return
+        self.full.take(self.idx, out=out, mode="wrap")  # (PAD -1 wraps to the pad block)
 
 
 #: Units a gather must move before a strided copy is tried for it (`Placement.gather`).
@@ -303,7 +304,7 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         if pl.pad_key is not None and mem._pad_key is not pl.pad_key:
             mem.pad_index(pl.pad_block.size, pl.pad_block, pl.pad_key)
         if pl.dst_units is None:
-            if pl.uses < 0:
+            if pl.uses < 0:  # `Placement.gather`'s take, inline: the per-call hot path
                 pl.full.take(pl.idx, out=pl.dview, mode="wrap")  # (indices in range: checked extents)
             else:
                 pl.gather(pl.dview)
@@ -311,9 +312,10 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
             pl.dview.put(pl.dst_units, pl.full.take(pl.idx, mode="wrap"))  # put: ~3x faster than setitem
     if prep.commit is not None:
         prep.commit(core)
-    report = ExecReport.gathered(prep.instr, pl.written, pl.read, pl.n_pad, hz,
-                                 list(pl.notes) if pl.notes else None, pl.reads, pl.writes, prep.planner,
-                                 pl.dst_op, pl.src_op, prep.pad, boundary)
+    # positional: keyword parsing would cost more than the rest of the record (the per-call hot path)
+    notes = list(pl.notes) if pl.notes else None
+    report = ExecReport(prep.instr, pl.written, pl.read, pl.n_pad, hz, None, notes, pl.reads, pl.writes,
+                        prep.planner, pl.dst_op, pl.src_op, prep.pad, boundary)
     if core.keep_plans:
         report.keep_plan()
     return report
@@ -363,7 +365,7 @@ class Batch:
                 end = _dense_end(items[j])
                 j += 1
             run = items[i:j]
-            if end is not None and len(run) == 1 and run[0].uses >= 0:
+            if end is not None and len(run) == 1:
                 run[0].gather(dfull[run[0].dst_start : end])
             elif end is not None:
                 full.take(np.concatenate([p.idx for p in run]), out=dfull[run[0].dst_start : end],

@@ -331,9 +331,6 @@ def _report_view() -> Any:
     return REPORT_VIEW
 
 
-_new_object = object.__new__
-
-
 class ExecReport:
     """The record of one executed instruction — light enough to keep 100,000 of in `Core.log`.
 
@@ -352,7 +349,7 @@ class ExecReport:
 
     def __init__(self, instr: str, bytes_written: int = 0, bytes_read: int = 0, pad_elements: int = 0,
                  hazards: list[str] | None = None, plan: Plan | None = None, notes: list[str] | None = None,
-                 *, reads: tuple = (), writes: tuple = (), planner: Callable[[], Plan] | None = None,
+                 reads: tuple = (), writes: tuple = (), planner: Callable[[], Plan] | None = None,
                  dst: Operand | None = None, src: Operand | None = None, pad_pattern: int = 0,
                  boundary: int = 0) -> None:
         self.instr = instr
@@ -369,20 +366,6 @@ class ExecReport:
         self.src = src
         self.pad_pattern = pad_pattern
         self.boundary = boundary
-
-    @classmethod
-    def gathered(cls, instr: str, written: int, read: int, n_pad: int, hazards: list[str] | None,
-                 notes: list[str] | None, reads: tuple, writes: tuple, planner: Callable[[], Plan] | None,
-                 dst: Operand | None, src: Operand | None, pad_pattern: int, boundary: int) -> ExecReport:
-        """The record of a gather's warm call: `__init__` without keyword parsing (the per-call hot path;
-        same fields, same values)."""
-        r = _new_object(cls)
-        r.instr, r.bytes_written, r.bytes_read, r.pad_elements = instr, written, read, n_pad
-        r.hazards = [] if hazards is None else hazards
-        r.notes = [] if notes is None else notes
-        r.reads, r.writes, r._plan, r.planner = reads, writes, None, planner
-        r.dst, r.src, r.pad_pattern, r.boundary = dst, src, pad_pattern, boundary
-        return r
 
     @property
     def plan(self) -> Plan | None:
