@@ -568,18 +568,19 @@ def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DT
     return spec, "right" if right else "left", conflicts
 
 
-def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare
-         ) -> ExecReport:
+def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare,
+         *args: object) -> ExecReport:
     """Look up (or validate and add) the prepared call for `key`, then run it through the boundary.
 
-    `prepare()` returns a `_Prepared` after every value-dependent check, so a key is cached only once it
-    validated; a bad call raises every time and changes nothing. Doc conflicts and hazards are reported
+    `prepare(*args)` returns a `_Prepared` after every value-dependent check, so a key is cached only once
+    it validated; a bad call raises every time and changes nothing. (A function and its arguments rather
+    than a closure: the warm path, a cache hit, builds nothing.) Doc conflicts and hazards are reported
     on every call (strict mode raises them, still before any byte or register changes); registers are
     committed only after the execution succeeded.
     """
     prep = cached(key)
     if prep is None:
-        prep = lookup(key, lambda: _prepared(core, instr, dst, src, prepare))
+        prep = lookup(key, lambda: _prepared(core, instr, dst, src, partial(prepare, *args)))
     return run_gather(core, prep, dst, src, core.regs.boundary)
 
 
@@ -690,14 +691,9 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
     sf, sp = _config(instr, config)
     key = _key(core, instr, dst, src, p.key(), not sf, not sp)
-    prep = None
     if key is not None:
         key = (*key, sf, sp)
-        prep = cached(key)
-    if prep is None:  # (the warm path builds no closure)
-        prep = lookup(key, lambda: _prepared(core, instr, dst, src,
-                                             partial(_prepare_v2, core, instr, dst, p, sf, sp)))
-    return run_gather(core, prep, dst, src, core.regs.boundary)
+    return _run(core, instr, dst, src, key, _prepare_v2, core, instr, dst, p, sf, sp)
 
 
 def _prepare_v2(core: Core, instr: str, dst: LocalTensor, p: LoadData3DParamsV2, sf: bool, sp: bool
@@ -750,14 +746,14 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
     instr = "Load3Dv2Pro"
-    key = _key(core, instr, dst, src, p.key())
+    return _run(core, instr, dst, src, _key(core, instr, dst, src, p.key()), _prepare_v2pro, core, dst, p)
 
-    def prepare() -> _Prepared:
-        for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
-            checks.field(instr, word, getattr(p, word), 64, ctype="uint64_t")
-        return _registers_only(core, instr, "Load3Dv2Pro", dst, p, _V2_NAMES)
 
-    return _run(core, instr, dst, src, key, prepare)
+def _prepare_v2pro(core: Core, dst: LocalTensor, p: LoadData3DParamsV2Pro) -> _Prepared:
+    instr = "Load3Dv2Pro"
+    for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
+        checks.field(instr, word, getattr(p, word), 64, ctype="uint64_t")
+    return _registers_only(core, instr, "Load3Dv2Pro", dst, p, _V2_NAMES)
 
 
 class _BitModeView:
@@ -783,9 +779,11 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     instr = "Load3DBitMode"
     core.chip.check("Load3DBitMode", instr=instr)
     checks.template_positions(instr, dst, src, dst_pos, src_pos)
-    key = _key(core, instr, dst, src, bm.key())
-    return _run(core, instr, dst, src, key,
-                lambda: _registers_only(core, instr, "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES))
+    return _run(core, instr, dst, src, _key(core, instr, dst, src, bm.key()), _prepare_bitmode, core, dst, bm)
+
+
+def _prepare_bitmode(core: Core, dst: LocalTensor, bm: Load3DBitModeParam) -> _Prepared:
+    return _registers_only(core, "Load3DBitMode", "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES)
 
 
 # -- v1 ------------------------------------------------------------------------------------------------
