@@ -712,19 +712,15 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
     # exact), so they are neither copied nor converted to a separate array first
     in_place = accumulate and exact and not f32 and cdt.name == "float"
 
-    def run(core, ops: Sequence[LocalTensor]) -> None:
-        av, bv = read_ab(ops)
-        c = ops[0]
-        raw, buf = strided(c, c_bytes, c_shape, c_strides, c_code)  # (M1, 16, N1, 16) raw C elements
-        if in_place:
-            with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
-                total = mul(av, bv).reshape(raw.shape)
-                cv = raw.view(cdt.value_dtype)
-                np.add(total, cv, out=total)
-                cv[...] = total  # the one rounding (as `store`)
-            if buf is not c.memory.data:
-                c.memory.data[c.offset : c.offset + c_end] = buf[:c_end]
-            return
+    def add_in_place(raw: np.ndarray, av: np.ndarray, bv: np.ndarray, _ops: Sequence[LocalTensor]) -> None:
+        with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
+            total = mul(av, bv).reshape(raw.shape)
+            cv = raw.view(cdt.value_dtype)
+            np.add(total, cv, out=total)
+            cv[...] = total  # the one rounding (as `store`)
+
+    def combine(raw: np.ndarray, av: np.ndarray, bv: np.ndarray, ops: Sequence[LocalTensor]) -> None:
+        """C = initial value + A·B, rounded once to the C type into the valid region."""
         old = raw.reshape(c_full) if accumulate or not exact else None  # a copy
         init = None
         if accumulate:
@@ -748,6 +744,13 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
                     if init is not None:
                         total = total + init
                 store(raw, old, total)
+
+    step = add_in_place if in_place else combine
+
+    def run(core, ops: Sequence[LocalTensor]) -> None:
+        c = ops[0]
+        raw, buf = strided(c, c_bytes, c_shape, c_strides, c_code)  # (M1, 16, N1, 16) raw C elements
+        step(raw, *read_ab(ops), ops)
         if buf is not c.memory.data:  # a zero-padded copy (fractals past the memory's end): the valid extent
             c.memory.data[c.offset : c.offset + c_end] = buf[:c_end]
 
