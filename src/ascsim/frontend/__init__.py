@@ -7,8 +7,7 @@ Layers: `source` (preprocessing, locations) -> `syntax` (tree-sitter) -> `progra
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy import lazy_getattr
 
 # loaded on first use (PEP 562): `ascsim --help` builds its parser from `frontend.options` alone
 _WHERE = {"FrontendError": "source", "Input": "kernel", "Kernel": "kernel", "KernelRun": "kernel",
@@ -17,10 +16,4 @@ _WHERE = {"FrontendError": "source", "Input": "kernel", "Kernel": "kernel", "Ker
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'ascsim.frontend' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{mod}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
