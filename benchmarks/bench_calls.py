@@ -4,6 +4,8 @@
     same arguments (the floor) — targets: >= 150k/s LoadData 2D, >= 50k/s every other family;
 (b) a warm 64 KB Load3D v2 tile (half, 3x3, pad 1, A2) / a numpy copy of 64 KB — target <= 3x;
     the whole layer's Load3D traffic (56x56x64, 3x3, pad 1) / a numpy copy of its img2col bytes — <= 3x;
+    each with two floors beneath it: the calls' own `take`s alone, and those takes inside the least Python
+    a call can have (`_floors`);
 (c) a cold 64 KB Load3D (parameters never seen: a sweep of mStartPt) / its warm call — target <= 10x;
     a cold 64 KB int4 LoadDataWithTranspose — target <= 2 ms.
 
@@ -40,7 +42,7 @@ from ascsim.params import (
     Nd2NzParams,
     QuantMode_t,
 )
-from ascsim.plan import PLANS
+from ascsim.plan import PLANS, ExecReport
 
 QUICK = False
 
@@ -180,17 +182,52 @@ def _copy_time(nbytes: int, number: int = 200) -> float:
     return median_time(lambda: np.copyto(b, a), repeat=5 if QUICK else 15, number=number)
 
 
+def _floors(pls: list) -> tuple[Callable[[], None], Callable[[], None]]:
+    """Two lower bounds under warm gather calls with these placements: their `take`s alone, and the least
+    Python a call can have around its take (one dict lookup of what the call prepared, the take, the record
+    every call returns appended to a log), so that what the figure above them spends elsewhere is plain."""
+    def takes() -> None:
+        for q in pls:
+            q.full.take(q.idx, out=q.dview, mode="wrap")
+
+    prepared = {(i, "dst", "src"): q for i, q in enumerate(pls)}
+    log: list[ExecReport] = []
+
+    def call(key: tuple) -> None:
+        q = prepared[key]
+        q.full.take(q.idx, out=q.dview, mode="wrap")
+        log.append(ExecReport("Load3Dv2", q.written, q.read, q.n_pad, None, None, None, q.reads, q.writes,
+                              None, q.dst_op, q.src_op, 0, 0))
+
+    def bares() -> None:
+        for key in prepared:
+            call(key)
+        log.clear()
+
+    return takes, bares
+
+
 def bench_warm_load3d() -> None:
     core, src, dst, (c, h, w) = _load3d_setup()
     p = LoadData3DParamsV2([1, 1, 1, 1], h, w, c, 512, 64, 0, 0, 1, 1, 3, 3, 1, 1)  # 64 x 512 x 2 B
-    samples = []
-    for _ in range(3 if QUICK else 7):  # interleaved: each sample times both in the same breath
+    core.load_data(dst, src, p)
+    (pl,) = core._placements.values()  # the call's placement: its one gather, for the floors below
+    take, bare = _floors([pl])
+    samples, floors, bares = [], [], []
+    for _ in range(3 if QUICK else 7):  # interleaved: each sample times all in the same breath
         t_load = median_time(lambda: core.load_data(dst, src, p), repeat=3, number=200)
+        t_take = median_time(take, repeat=3, number=200)
+        t_bare = median_time(bare, repeat=3, number=200)
         t_copy = _copy_time(64 * 1024)
         samples.append(t_load / t_copy)
+        floors.append(t_take / t_copy)
+        bares.append(t_bare / t_copy)
         core.log.clear()
     print(f"(b) warm 64 KB Load3D v2 tile / numpy 64 KB copy: {statistics.median(samples):5.1f}x "
           f"(target <= 3x)")
+    print(f"    floors / the copy: the call's own gather alone (one numpy.take of {pl.idx.size} 32-B units) "
+          f"{statistics.median(floors):4.1f}x; with the least Python a call can have around it "
+          f"{statistics.median(bares):4.1f}x")
     k_total, m_total = c * 9, h * w
     m_tile = (64 * 1024 // 2) // k_total // 16 * 16
     calls = [LoadData3DParamsV2([1, 1, 1, 1], h, w, c, k_total, min(m_tile, m_total - m0), 0, m0, 1, 1, 3, 3)
@@ -201,12 +238,18 @@ def bench_warm_load3d() -> None:
             core.load_data(dst, src, q)
         core.log.clear()
 
+    core._placements.clear()
     layer()
+    takes, bares = _floors(list(core._placements.values()))  # the layer's placements
     t_layer = median_time(layer, repeat=5 if QUICK else 11, number=1)
+    t_takes = median_time(takes, repeat=5 if QUICK else 11, number=1)
+    t_bares = median_time(bares, repeat=5 if QUICK else 11, number=1)
     t_copy = _copy_time(m_total * k_total * 2, number=3)
     mb = m_total * k_total * 2 / 1e6
     print(f"    whole layer ({len(calls)} calls, {mb:.1f} MB img2col) / numpy copy of those bytes: "
           f"{t_layer / t_copy:5.1f}x (target <= 3x)")
+    print(f"    floors / the copy: the layer's gathers alone {t_takes / t_copy:4.1f}x; with the least Python "
+          f"a call can have around each {t_bares / t_copy:4.1f}x")
     steps = [(core.load_data, dst, src, q) for q in calls]
 
     def batched() -> None:

@@ -4,6 +4,7 @@
     / torch conv2d in float32 on one thread — target <= 5x;
 (b) a 1024^3 half matmul through the tiled matmul flow (`ascsim.flows_matmul.matmul`) / a numpy float32
     matmul on one thread — target <= 4x.
+Each with its floor: the flow's whole product as one float64 (what Mmad forms) and one float32 GEMM.
 
 BLAS and torch are held to one thread (threadpoolctl-free: the environment variables are set before
 numpy loads, and torch.set_num_threads(1)). Each flow also reports the share of its time spent inside Mmad
@@ -85,6 +86,19 @@ def bench_conv(repeat: int) -> None:
     print(f"(a) ResNet layer 56x56x64->64 3x3 pad 1 half (A2): ascsim {t_sim * 1e3:8.1f} ms, torch conv2d "
           f"(float32, 1 thread) {t_torch * 1e3:6.1f} ms: {t_sim / t_torch:5.1f}x (target <= 5x); "
           f"max |diff| {err:.2e}; Mmad {100 * share:.0f}% of the flow")
+    _gemm_floor(56 * 56, 64 * 9, 64, t_torch, "torch conv2d", repeat)
+
+
+def _gemm_floor(m: int, k: int, n: int, t_ref: float, ref: str, repeat: int) -> None:
+    """The flow's whole product as one BLAS call, in float64 (what Mmad forms: exact products, one rounding
+    per call, docs/divergences.md M-rows) and in float32 (what a float32-accumulation Mmad would cost): a
+    floor under the flow, which also loads, decodes, accumulates and writes out."""
+    rng = np.random.default_rng(2)
+    parts = []
+    for dt in (np.float64, np.float32):
+        a, b = rng.standard_normal((m, k)).astype(dt), rng.standard_normal((k, n)).astype(dt)
+        parts.append(f"{np.dtype(dt).name} {_best(lambda a=a, b=b: a @ b, max(repeat, 3)) / t_ref:4.1f}x")
+    print(f"    floor: the product alone as one {m}x{k}x{n} GEMM / {ref}: {', '.join(parts)}")
 
 
 def bench_matmul(repeat: int, size: int) -> None:
@@ -105,6 +119,7 @@ def bench_matmul(repeat: int, size: int) -> None:
     print(f"(b) {size}^3 half matmul (A2): ascsim {t_sim * 1e3:8.1f} ms, numpy float32 (1 thread) "
           f"{t_np * 1e3:6.1f} ms: {t_sim / t_np:5.1f}x (target <= 4x); max |diff| {err:.2e}; Mmad "
           f"{100 * share:.0f}% of the flow")
+    _gemm_floor(size, size, size, t_np, "numpy float32", repeat)
 
 
 def main() -> None:
