@@ -258,7 +258,27 @@ def bench_warm_load3d() -> None:
 
     batched()
     t_run = median_time(batched, repeat=5 if QUICK else 11, number=1)
-    print(f"    the same calls through core.run (batched gathers) / numpy copy: {t_run / t_copy:5.1f}x")
+    print(f"    the same calls through core.run (batched gathers) / numpy copy: {t_run / t_copy:5.1f}x "
+          f"(= {t_run / t_layer:4.2f} x the calls one by one: gathers this large do not queue)")
+    c2 = Core("a2")  # where batching can pay: a loop filling a 32 KB tile fractal by fractal
+    l1, l0 = c2.tensor("A1", "half", 64 * 256), c2.tensor("A2", "half", 64 * 256)
+    frac = [(c2.load_data, l0[256 * i], l1, LoadData2DParams(i, 1, 1)) for i in range(64)]
+
+    def one_by_one() -> None:
+        for fn, *args in frac:
+            fn(*args)
+        c2.log.clear()
+
+    def queued() -> None:
+        c2.run(frac)
+        c2.log.clear()
+
+    queued()
+    one_by_one()
+    t_one = median_time(one_by_one, repeat=5 if QUICK else 11, number=20)
+    t_queued = median_time(queued, repeat=5 if QUICK else 11, number=20)
+    print(f"    64 one-fractal LoadData 2D calls filling a 32 KB tile: core.run / the calls one by one: "
+          f"{t_queued / t_one:4.2f}")
 
 
 def bench_cold() -> None:

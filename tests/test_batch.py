@@ -3,7 +3,7 @@
 The reference is the same steps executed one call at a time on a twin core (every memory, register and
 record compared), over random sequences of Load3D / LoadData 2D calls that overwrite each other, read
 what an earlier step wrote (GM -> L1 LoadData 2D, then L1 -> L0A), change the pad value, and interleave a
-non-gather instruction (Mmad).
+non-gather instruction (Mmad), and mix gathers too large to queue (they run at once) with queued ones.
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ def _step(kind: str, arg: int, t: dict, core: Core):
         p = LoadData3DParamsV2([1, 1, 1, 1], 8, 8, 16, 16 * (1 + arg % 4), 16, 0, 16 * (arg % 3), 1, 1, 3, 3,
                                padValue=float(arg % 5))
         return (core.load_data, t["l0a"][256 * (arg % 8)], t["fmap"], p)
+    if kind == "load3d_big":  # 576 units: more than Core.run queues (BATCH_MAX_UNITS), so it runs at once
+        p = LoadData3DParamsV2([1, 1, 1, 1], 8, 8, 16, 144, 64, 0, 0, 1, 1, 3, 3, padValue=float(arg % 3))
+        return (core.load_data, t["l0a"][256 * (arg % 8)], t["fmap"], p)
     if kind == "gm2l1":  # GM -> L1 (a gather too): later L1 -> L0A steps read what it wrote
         return (core.load_data, t["l1b"], t["gm"], LoadData2DParams(arg % 8, 1 + arg % 4, 1))
     if kind == "l12l0":
@@ -52,7 +55,7 @@ def _step(kind: str, arg: int, t: dict, core: Core):
     return ("mmad", t["l0c"], t["l0a"], t["l0b"], MmadParams(16, 16, 16, 0, False, True))
 
 
-STEP = st.tuples(st.sampled_from(["load3d", "gm2l1", "l12l0", "mmad"]), st.integers(0, 1000))
+STEP = st.tuples(st.sampled_from(["load3d", "load3d_big", "gm2l1", "l12l0", "mmad"]), st.integers(0, 1000))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -112,3 +115,34 @@ def test_run_queues_gathers_into_one_take() -> None:
         boundary.Batch.flush = orig
     # the pad value changes with the step (padValue = arg % 5), which splits groups; never one take per call
     assert sum(flushes) == len(calls) and len([n for n in flushes if n]) < len(calls)
+
+
+def test_a_move_within_one_memory_that_reads_a_queued_write_flushes_first() -> None:
+    """Read-after-write inside one memory (the one case the queue's shared memories leave open): a call
+    reading bytes a queued call writes flushes the queue before it queues; one reading elsewhere does not.
+    No LoadData path moves within one memory today, so this is checked on the queue itself."""
+    from types import SimpleNamespace
+
+    from ascsim.boundary import Batch
+
+    class Counting(Batch):
+        __slots__ = ("flushes",)
+
+        def flush(self) -> None:
+            self.flushes += 1
+            self.items = []
+
+    mem = object()
+
+    def move(read: tuple[int, int], write: tuple[int, int]) -> SimpleNamespace:
+        return SimpleNamespace(mem=mem, dmem=mem, unit=32, pad_key=None, src_base=0,
+                               reads=(("L1", *read),), writes=(("L1", *write),))
+
+    b = Counting()
+    b.flushes = 0
+    b.add(move((0, 64), (1024, 1088)))
+    b.add(move((2048, 2112), (4096, 4160)))  # reads nothing the queue writes
+    b.add(move((1088, 1152), (8192, 8256)))  # [1088, 1152) starts where the first write ends
+    assert b.flushes == 0 and len(b.items) == 3
+    b.add(move((1087, 1100), (9000, 9064)))  # one byte of the first write
+    assert b.flushes == 1 and len(b.items) == 1

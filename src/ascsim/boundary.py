@@ -28,7 +28,6 @@ extents: its bounds, hazards and byte ranges are checked and recorded like any o
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -291,7 +290,7 @@ def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, 
         report_hazards(pl.hazards, core.strict)  # strict: raises here, before any byte is written
         hz = pl.hazards + hz if hz else list(pl.hazards)
     batch = core._batch
-    if batch is not None and not pl.slow and pl.dst_start is not None:
+    if batch is not None and not pl.slow and pl.dst_start is not None and pl.idx.size <= BATCH_MAX_UNITS:
         batch.add(pl)  # executed at the batch's flush, in program order (see Batch)
     elif pl.slow:
         if batch is not None:
@@ -329,78 +328,68 @@ class Batch:
     Program order is kept: a queued call's reads happen before later calls' writes, which is right for
     every pair except a later call reading what an earlier queued call wrote (read-after-write) — such a
     call first flushes the queue. Later writes to the same bytes still win (runs execute in order).
+    Only small gathers queue (`BATCH_MAX_UNITS`): what batching saves is `take`'s fixed cost per call
+    (~0.9 µs), which a large gather's own time dwarfs while concatenating its indices costs more.
     """
 
+    __slots__ = ("items",)
+
     def __init__(self) -> None:
+        # every queued call shares the last one's source and destination memories (`add` flushes first
+        # otherwise), so a call can read what the queue wrote only when it moves within one memory
         self.items: list[Placement] = []
-        self.pending: dict[int, list[list[int]]] = {}  # id(memory) -> merged [start, end) written by queue
 
     def add(self, pl: Placement) -> None:
-        spans = self.pending.get(id(pl.mem))
-        if spans and any(pl.mem.name == m and _overlaps(spans, a, b) for m, a, b in pl.reads):
-            self.flush()  # this call reads bytes a queued call writes
-        if self.items:
-            last = self.items[-1]
-            if (last.mem is not pl.mem or last.dmem is not pl.dmem or last.unit != pl.unit
-                    or last.pad_key != pl.pad_key or last.src_base != pl.src_base):
+        items = self.items
+        if items:
+            last = items[-1]
+            if (len(items) >= BATCH_MAX_CALLS or last.mem is not pl.mem or last.dmem is not pl.dmem
+                    or last.unit != pl.unit or last.pad_key != pl.pad_key or last.src_base != pl.src_base
+                    or (pl.mem is pl.dmem and self._reads_queued(pl))):
                 self.flush()
         self.items.append(pl)
-        spans = self.pending.setdefault(id(pl.dmem), [])
-        for _, a, b in pl.writes:
-            _merge(spans, a, b)
+
+    def _reads_queued(self, pl: Placement) -> bool:
+        """Does `pl` read bytes a queued call writes (read-after-write within one memory)?"""
+        reads = [(a, b) for _, a, b in pl.reads]
+        return any(a < rb and ra < b for q in self.items for _, a, b in q.writes for ra, rb in reads)
 
     def flush(self) -> None:
-        items, self.items, self.pending = self.items, [], {}
+        items = self.items
         if not items:
             return
+        self.items = []
         first = items[0]
         mem, u = first.mem, first.unit
         if first.pad_key is not None and mem._pad_key is not first.pad_key:
             mem.pad_index(first.pad_block.size, first.pad_block, first.pad_key)
         full, dfull = mem.units(u)[first.src_base :], first.dmem.units(u)
-        i = 0
-        while i < len(items):  # maximal runs of calls whose destinations follow each other: one take each
-            j, end = i + 1, _dense_end(items[i])
-            while j < len(items) and end is not None and _dense_start(items[j]) == end:
-                end = _dense_end(items[j])
+        i, n = 0, len(items)
+        while i < n:  # maximal runs of calls whose destinations follow each other: one take each
+            p = items[i]
+            if p.dst_units is not None:  # a destination with gaps: scatter (put keeps program order)
+                dfull.put(p.dst_abs, full.take(p.idx, mode="wrap"))
+                i += 1
+                continue
+            j, end = i + 1, p.dst_start + p.idx.size
+            while j < n:
+                q = items[j]
+                if q.dst_units is not None or q.dst_start != end:
+                    break
+                end += q.idx.size
                 j += 1
-            run = items[i:j]
-            if end is not None and len(run) == 1:
-                run[0].gather(dfull[run[0].dst_start : end])
-            elif end is not None:
-                full.take(np.concatenate([p.idx for p in run]), out=dfull[run[0].dst_start : end],
+            if j == i + 1:
+                p.gather(dfull[p.dst_start : end])
+            else:
+                full.take(np.concatenate([q.idx for q in items[i:j]]), out=dfull[p.dst_start : end],
                           mode="wrap")
-            else:  # a destination with gaps: scatter (put keeps program order for repeated units)
-                dfull.put(run[0].dst_abs, full.take(run[0].idx, mode="wrap"))
             i = j
 
 
-def _dense_start(pl: Placement) -> int | None:
-    return pl.dst_start if pl.dst_units is None else None
-
-
-def _dense_end(pl: Placement) -> int | None:
-    """One past the last destination unit of a placement that writes one contiguous run (None: gaps)."""
-    return pl.dst_start + pl.idx.size if pl.dst_units is None else None
-
-
-def _overlaps(spans: list[list[int]], a: int, b: int) -> bool:
-    """Does [a, b) meet any of the sorted, disjoint `spans`?"""
-    i = bisect.bisect_right(spans, [a, float("inf")]) - 1
-    return (i >= 0 and spans[i][1] > a) or (i + 1 < len(spans) and spans[i + 1][0] < b)
-
-
-def _merge(spans: list[list[int]], a: int, b: int) -> None:
-    """Add [a, b) to the sorted, disjoint `spans`, coalescing what it touches (kernels rewrite a few tiles,
-    so the list stays short)."""
-    i = bisect.bisect_left(spans, [a, a])
-    if i > 0 and spans[i - 1][1] >= a:
-        i -= 1
-    j = i
-    while j < len(spans) and spans[j][0] <= b:
-        a, b = min(a, spans[j][0]), max(b, spans[j][1])
-        j += 1
-    spans[i:j] = [[a, b]]
+#: The largest gather (in units) `Core.run` queues, and the most calls one queue holds (bounding the
+#: read-after-write scan and the concatenated index array).
+BATCH_MAX_UNITS = 512
+BATCH_MAX_CALLS = 256
 
 
 class CallPlacement:
