@@ -24,8 +24,10 @@ import numpy as np
 from timing import median_time
 
 from ascsim import Core, LoadData3DParamsV2
-from ascsim.boundary import CALLS
-from ascsim.layouts import chw_to_fmap_l1
+from ascsim.engine.boundary import CALLS
+from ascsim.engine.cache import PLANS
+from ascsim.engine.record import ExecReport
+from ascsim.machine.layouts import chw_to_fmap_l1
 from ascsim.params import (
     DataCopyCO12DstParams,
     DataCopyExtParams,
@@ -42,7 +44,6 @@ from ascsim.params import (
     Nd2NzParams,
     QuantMode_t,
 )
-from ascsim.plan import PLANS, ExecReport
 
 QUICK = False
 
@@ -211,7 +212,7 @@ def bench_warm_load3d() -> None:
     core, src, dst, (c, h, w) = _load3d_setup()
     p = LoadData3DParamsV2([1, 1, 1, 1], h, w, c, 512, 64, 0, 0, 1, 1, 3, 3, 1, 1)  # 64 x 512 x 2 B
     core.load_data(dst, src, p)
-    (pl,) = core._placements.values()  # the call's placement: its one gather, for the floors below
+    (pl,) = core.placements.values()  # the call's placement: its one gather, for the floors below
     take, bare = _floors([pl])
     samples, floors, bares = [], [], []
     for _ in range(3 if QUICK else 7):  # interleaved: each sample times all in the same breath
@@ -238,9 +239,9 @@ def bench_warm_load3d() -> None:
             core.load_data(dst, src, q)
         core.log.clear()
 
-    core._placements.clear()
+    core.placements.clear()
     layer()
-    takes, bares = _floors(list(core._placements.values()))  # the layer's placements
+    takes, bares = _floors(list(core.placements.values()))  # the layer's placements
     t_layer = median_time(layer, repeat=5 if QUICK else 11, number=1)
     t_takes = median_time(takes, repeat=5 if QUICK else 11, number=1)
     t_bares = median_time(bares, repeat=5 if QUICK else 11, number=1)
@@ -293,7 +294,7 @@ def bench_cold() -> None:
     def cold_sweep() -> float:
         CALLS.clear()
         PLANS.clear()
-        core._placements.clear()
+        core.placements.clear()
         t0 = time.perf_counter()
         for p in fresh:
             core.load_data(dst, src, p)

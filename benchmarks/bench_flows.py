@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 from ascsim import Core  # noqa: E402
 from ascsim.flows import conv2d  # noqa: E402
-from ascsim.flows_matmul import matmul  # noqa: E402
+from ascsim.flows.matmul import matmul  # noqa: E402
 from ascsim.isa.mmad import DECODED  # noqa: E402
 
 

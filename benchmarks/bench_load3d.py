@@ -16,7 +16,7 @@ import numpy as np
 from timing import median_time  # benchmarks/timing.py (run the scripts from any directory)
 
 from ascsim import Core, LoadData3DParamsV2
-from ascsim.layouts import chw_to_fmap_l1
+from ascsim.machine.layouts import chw_to_fmap_l1
 
 
 def setup(chip: str, c: int, h: int, w: int):

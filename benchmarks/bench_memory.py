@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ascsim import Core, LoadData3DParamsV2
-from ascsim.layouts import chw_to_fmap_l1
+from ascsim.machine.layouts import chw_to_fmap_l1
 from ascsim.params import (
     DataCopyExtParams,
     DataCopyPadExtParams,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ascsim import Core
-from ascsim.layouts import nd_to_zn, nd_to_zz, nz_to_nd
+from ascsim.machine.layouts import nd_to_zn, nd_to_zz, nz_to_nd
 from ascsim.params import MmadParams
 
 

@@ -36,7 +36,7 @@ def python_images() -> None:
     import numpy as np
 
     from ascsim import Core, History, LoadData3DParamsV2
-    from ascsim.layouts import chw_to_fmap_l1
+    from ascsim.machine.layouts import chw_to_fmap_l1
 
     core = Core("a2")
     core.history = History()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ascsim.errors import BASIS_PATTERN, BoundsError, HazardError, NotImplementedFeature
+from ascsim.base.errors import BASIS_PATTERN, BoundsError, HazardError, NotImplementedFeature
 
 
 def assert_basis(e: BaseException) -> None:

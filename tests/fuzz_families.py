@@ -1,6 +1,6 @@
 """Fuzz-call generators, one per instruction family (see tests/fuzz_harness.py for what is checked).
 
-Each generator draws a mostly valid call for one chip from the chip tables (`ascsim.chips`) and the
+Each generator draws a mostly valid call for one chip from the chip tables (`ascsim.machine.chips`) and the
 struct field ranges, describes it as slots (`fuzz_values`), lets `G.fuzz` mutate a few slots, and returns
 a `Case`: the operands to build on a fresh Core, the call as a user writes it (core method or the
 `ascsim.ascendc` spelling), the byte ranges the call may write and the registers it may set.
@@ -34,10 +34,10 @@ from fuzz_values import (
 import ascsim.ascendc as A
 import ascsim.params as P
 from ascsim import Core
-from ascsim.chips import ALL_CHIPS
-from ascsim.dtypes import ALL_DTYPES, get_dtype
 from ascsim.isa.load3d import SMALL_CHANNELS
-from ascsim.memory import LocalTensor as ascsim_LocalTensor
+from ascsim.machine.chips import ALL_CHIPS
+from ascsim.machine.dtypes import ALL_DTYPES, get_dtype
+from ascsim.machine.memory import LocalTensor as ascsim_LocalTensor
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ A `Case` is a replayable call: `setup(core)` builds the operands (tensors, regis
 and must not change anything the call is judged on afterwards; `call(core, env)` is what a user writes
 (construct the structs, call the instruction). Every case runs twice:
 
-1. **warm**: on a fresh Core while the module-wide caches (`ascsim.boundary.CALLS`, `ascsim.plan.PLANS` and
+1. **warm**: on a fresh Core while the module-wide caches (`ascsim.engine.boundary.CALLS`,
+                                                           `ascsim.engine.cache.PLANS` and
    every `functools.lru_cache` of ascsim) hold whatever earlier cases left there;
 2. **cold**: on another fresh Core with those caches emptied (and restored afterwards, so later warm runs
    keep meeting the products of earlier calls — that is how a cache key that confuses two values shows).
@@ -41,10 +42,10 @@ import numpy as np
 
 import ascsim
 from ascsim import Core
-from ascsim.boundary import CALLS
-from ascsim.errors import AscsimError, HazardWarning
-from ascsim.memory import LocalTensor
-from ascsim.plan import PLANS
+from ascsim.base.errors import AscsimError, HazardWarning
+from ascsim.engine.boundary import CALLS
+from ascsim.engine.cache import PLANS
+from ascsim.machine.memory import LocalTensor
 
 #: Seconds an error may take (issue 9 asks for ~10 ms; the bound leaves room for a loaded CI machine).
 SLOW_REJECTION = float(os.environ.get("ASCSIM_FUZZ_SLOW", "2.0"))
@@ -190,7 +191,7 @@ class cold_caches:  # noqa: N801 - used as a context manager
 
     def __exit__(self, *exc: object) -> None:
         for c, d, n in self.saved:
-            c._d.clear()  # keep the dict object: ascsim.boundary reads it through an alias
+            c._d.clear()  # keep the dict object: ascsim.engine.boundary reads it through an alias
             c._d.update(d)
             c.nbytes = n
 

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 import ascsim.params as P
 from ascsim import Core
 from ascsim.ascendc import GlobalTensor
-from ascsim.chips import get_chip
-from ascsim.dtypes import ALL_DTYPES, Bits, get_dtype
-from ascsim.memory import LocalTensor, memory_of
+from ascsim.machine.chips import get_chip
+from ascsim.machine.dtypes import ALL_DTYPES, Bits, get_dtype
+from ascsim.machine.memory import LocalTensor, memory_of
 
 NAN = float("nan")
 INF = float("inf")

@@ -23,7 +23,7 @@ from ascsim.ascendc import (
     TPosition,
     use,
 )
-from ascsim.layouts import chw_to_fmap_l1, nd_to_nz, nz_to_nd, zz_to_nd
+from ascsim.machine.layouts import chw_to_fmap_l1, nd_to_nz, nz_to_nd, zz_to_nd
 
 
 def img2col_ref(x: np.ndarray, k: int, pad: int, dilation: int) -> np.ndarray:

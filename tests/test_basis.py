@@ -3,7 +3,7 @@ doc page forbids it, and names the divergence row in the second case.
 
 The error tables of test_load3d_errors.py, test_load2d.py, test_transpose.py, test_sparse.py and test_mx.py
 check each of their refusals with `_basis.assert_basis`; this file checks the mechanism itself
-(`ascsim.errors.cpp_rejects` / `hw_cannot` / `doc_forbids`), the chip tables' classification against the
+(`ascsim.base.errors.cpp_rejects` / `hw_cannot` / `doc_forbids`), the chip tables' classification against the
 audited asc-devkit facts (chips.ApiSupport.cpp, chips.CPP_ABSENT) and that every row a message cites exists.
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from ascsim import Core, UnsupportedError
-from ascsim.chips import get_chip
-from ascsim.errors import BASIS_PATTERN, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from ascsim.base.errors import BASIS_PATTERN, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from ascsim.machine.chips import get_chip
 
 ROOT = Path(__file__).resolve().parents[1]
 

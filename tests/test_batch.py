@@ -97,7 +97,7 @@ def test_a_failing_step_runs_the_steps_before_it_and_changes_nothing_itself() ->
 
 def test_run_queues_gathers_into_one_take() -> None:
     """The point of batching: N compatible gathers become one numpy take (counted on the source buffer)."""
-    from ascsim import boundary
+    from ascsim.engine import boundary
 
     core, _, (t, _) = _cores()
     calls = [_step("load3d", a, t, core) for a in range(0, 40, 5)]
@@ -123,7 +123,7 @@ def test_a_move_within_one_memory_that_reads_a_queued_write_flushes_first() -> N
     No LoadData path moves within one memory today, so this is checked on the queue itself."""
     from types import SimpleNamespace
 
-    from ascsim.boundary import Batch
+    from ascsim.engine.boundary import Batch
 
     class Counting(Batch):
         __slots__ = ("flushes",)

@@ -15,19 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, DocConflictError, DocConflictWarning, HazardWarning
-from ascsim.dtypes import Bits
-from ascsim.errors import AlignmentError, ParamRangeError, UnsupportedError
-from ascsim.flows_quant import quant_matmul, quant_matmul_reference
+from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError
+from ascsim.flows.quant import quant_matmul, quant_matmul_reference
 from ascsim.isa.copy import reference_block_copy, reference_data_copy_pad
-from ascsim.layouts import nd_to_zn, nd_to_zz, nz_to_nd
-from ascsim.memory import MARKER
-from ascsim.params import (
-    DataCopyExtParams,
-    DataCopyPadExtParams,
-    DataCopyParams,
-    MmadParams,
-    PaddingMode,
-)
+from ascsim.machine.dtypes import Bits
+from ascsim.machine.layouts import nd_to_zn, nd_to_zz, nz_to_nd
+from ascsim.machine.memory import MARKER
+from ascsim.params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams, MmadParams, PaddingMode
 
 # ============================================================ L1 -> BiasTable
 

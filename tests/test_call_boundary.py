@@ -1,4 +1,5 @@
-"""Every data-movement family through the one call boundary (ascsim.boundary, DESIGN "one call boundary for
+"""Every data-movement family through the one call boundary (ascsim.engine.boundary, DESIGN "one call
+boundary for
 every instruction"; issues 8 and 9): a cold call (nothing cached) and a warm one (prepared call cached,
 placement cached) write the same bytes and the same record; the record's byte ranges (`writes` /
 `reads`, what the sync checker reads) cover every byte the call changed and only the operands' extents;
@@ -23,9 +24,11 @@ import numpy as np
 import pytest
 
 from ascsim import Core
-from ascsim.boundary import CALLS
-from ascsim.dtypes import Bits
-from ascsim.errors import AscsimError, BoundsError
+from ascsim.base.errors import AscsimError, BoundsError
+from ascsim.engine.boundary import CALLS
+from ascsim.engine.cache import PLANS
+from ascsim.engine.plan import execute
+from ascsim.machine.dtypes import Bits
 from ascsim.params import (
     CFG_COLUMN_MAJOR,
     CFG_NZ,
@@ -47,7 +50,6 @@ from ascsim.params import (
     PaddingMode,
     QuantMode_t,
 )
-from ascsim.plan import PLANS, execute
 
 SIGN = 1 << 46
 
@@ -362,7 +364,8 @@ PLAN_CASES = ["ldwt_v1_int8", "ldwt_v1_int4", "ldwt_v1_float_overlap", "ldwt_v2_
 
 @pytest.mark.parametrize("name", PLAN_CASES)
 def test_plan_on_demand_reproduces_the_fast_executor(name: str) -> None:
-    """The element plan a report rebuilds (explain / draw provenance), run by ascsim.plan.execute, writes
+    """The element plan a report rebuilds (explain / draw provenance), run by ascsim.engine.plan.execute,
+    writes
     the destination bytes the strided / square executors wrote (for the two-part loads: the data part)."""
     core, call = _build(name)
     r = _call(call)

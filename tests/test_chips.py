@@ -1,10 +1,11 @@
-"""Tests for ascsim.chips: aliases, formats, memory sizes and the doc-typed support table."""
+"""Tests for ascsim.machine.chips: aliases, formats, memory sizes and the doc-typed support table."""
 
 from __future__ import annotations
 
 import pytest
 
-from ascsim.chips import (
+from ascsim.base.errors import UnsupportedError
+from ascsim.machine.chips import (
     ALL_CHIPS,
     API_KEYS,
     DIVERGENCE_NOTES,
@@ -15,7 +16,6 @@ from ascsim.chips import (
     memory_of,
     support_matrix,
 )
-from ascsim.errors import UnsupportedError
 
 KB = 1024
 

@@ -1,4 +1,5 @@
-"""Regression tests for the input-coercion layer (issue 9 items 1, 2, 4; ascsim.coerce): one test per fixed
+"""Regression tests for the input-coercion layer (issue 9 items 1, 2, 4; ascsim.base.coerce): one test per
+fixed
 fuzz signature, named for what it guards. Each builds the smallest call that used to escape as a
 non-AscsimError (or to give a silent wrong answer) and pins the start of the refusal, or the value the
 hardware would see (references: the C++ parameter types, number-formats.md's bit patterns via numpy)."""
@@ -15,9 +16,9 @@ from _basis import assert_basis
 
 import ascsim.ascendc as A
 from ascsim import Core
-from ascsim.coerce import show
-from ascsim.dtypes import Bits, get_dtype, pad_pattern
-from ascsim.errors import AscsimError, BoundsError, ParamRangeError, UnsupportedError
+from ascsim.base.coerce import show
+from ascsim.base.errors import AscsimError, BoundsError, ParamRangeError, UnsupportedError
+from ascsim.machine.dtypes import Bits, get_dtype, pad_pattern
 from ascsim.params import (
     CO2Layout,
     FixpipeConfig,
@@ -35,7 +36,7 @@ from ascsim.params import (
     fixpipe_config,
 )
 from ascsim.params import FixpipeParamsArch3510 as P_Arch3510
-from ascsim.params.load3d import _key_of
+from ascsim.params.base import _key_of
 
 HUGE = 2**20000  # repr() of it raises ValueError (Python's int-to-str digit limit)
 
@@ -493,9 +494,9 @@ def test_set_global_buffer_address_and_size_must_be_integers(buffer, size):
 def test_load3d_v1_destination_extent_is_checked_before_the_plan():
     """repeatTime 255 x jumpStride 127 reaches fractal 254*127: refused from the arithmetic extent, before
     the element plan is built (issue 9 extent-first; the lower bound used to be one fractal)."""
+    from ascsim.engine.cache import PLANS
     from ascsim.isa.load3d import V1Spec
     from ascsim.params import LoadData3DParamsV1
-    from ascsim.plan import PLANS
 
     core = Core("inference_aicore")
     src = core.tensor("A1", "half", 4 * 4 * 16, offset=0)

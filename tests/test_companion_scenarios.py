@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascsim.cpp import step_to_cpp
 from ascsim.scenario import ScenarioError, load_scenario, run_scenario
+from ascsim.scenario.cpp import step_to_cpp
 
 FILL = """
 chip = "a2"

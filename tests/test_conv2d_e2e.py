@@ -16,9 +16,9 @@ import torch
 import torch.nn.functional as F
 
 from ascsim import Core, LoadData3DParamsV2, ParamRangeError
-from ascsim import layouts as L
 from ascsim.flows import conv2d
-from ascsim.memory import MARKER
+from ascsim.machine import layouts as L
+from ascsim.machine.memory import MARKER
 
 CHIPS = ("a2", "ascend950")
 DTYPES = ("int8", "half", "bfloat16")

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascsim import Core, layouts
-from ascsim.errors import (
+from ascsim import Core
+from ascsim.base.errors import (
     AlignmentError,
     BoundsError,
     HazardError,
@@ -23,7 +23,8 @@ from ascsim.errors import (
     UnsupportedError,
 )
 from ascsim.isa.copy import data_copy, fixpipe, reference_fixpipe, reference_nz_copy
-from ascsim.memory import MARKER
+from ascsim.machine import layouts
+from ascsim.machine.memory import MARKER
 from ascsim.params import (
     CFG_COLUMN_MAJOR,
     CFG_NZ,

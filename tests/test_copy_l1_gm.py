@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 from test_doc_examples_2d import nz, zn, zz
 
 from ascsim import Core
-from ascsim.errors import AlignmentError, ParamRangeError, UnsupportedError
+from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError
+from ascsim.engine.sync import SyncWarning
 from ascsim.frontend import Kernel, Output
-from ascsim.memory import MARKER
+from ascsim.machine.memory import MARKER
 from ascsim.params import DataCopyParams, Nd2NzParams
-from ascsim.sync import SyncWarning
 
 MARK16 = MARKER | MARKER << 8
 

@@ -1,4 +1,4 @@
-"""`ascsim cpp` (ascsim.cpp): the printed C++ rebuilds the struct the scenario step runs with.
+"""`ascsim cpp` (ascsim.scenario.cpp): the printed C++ rebuilds the struct the scenario step runs with.
 
 The C++ is read back by a small parser written here (brace initialisers, `uint8_t x[4] = {...}` arrays,
 `var.field = v;` and `var.SetX(v);` lines, casts such as `(half)0.5`, hex words). Values go through the
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from ascsim import params as P
-from ascsim.cpp import scenario_to_cpp, step_to_cpp
 from ascsim.params.copy import QuantMode_t
 from ascsim.scenario import ScenarioError, load_scenario, step_config, step_struct
+from ascsim.scenario.cpp import scenario_to_cpp, step_to_cpp
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))
 EXAMPLES += sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.json"))

@@ -39,9 +39,9 @@ from ascsim import (
     ParamRangeError,
     UnsupportedError,
 )
-from ascsim.core import Fmatrix
-from ascsim.dtypes import get_dtype
-from ascsim.memory import MARKER
+from ascsim.machine.dtypes import get_dtype
+from ascsim.machine.memory import MARKER
+from ascsim.machine.registers import Fmatrix
 
 UNSPEC = -1
 MARKER_HALF = MARKER * 0x101  # a half element of never-written memory
@@ -1029,7 +1029,7 @@ def test_memory_structure_sizes(chip: str) -> None:
 def test_fractal_nd_to_nz_20x28_printed_values() -> None:
     """关键分形格式详解.md Nz格式转换详解与示例: the (20, 28) half tensor, the page's own numpy code, the
     printed values, and ascsim.layouts.nd_to_nz."""
-    from ascsim.layouts import nd_to_nz
+    from ascsim.machine.layouts import nd_to_nz
 
     tensor_a = (np.arange(20 * 28) * np.ones(20 * 28, dtype="float16")).reshape(20, 28)
     n0, m0 = 16, 16
@@ -1047,7 +1047,7 @@ def test_fractal_nd_to_nz_20x28_printed_values() -> None:
 
 def test_fractal_nd_to_nz_40x56_is_3x4_fractals() -> None:
     """关键分形格式详解.md ND格式: M = 40, K = 56 half -> padded to 48 x 64, "数据被重组为3 x 4个分形块"."""
-    from ascsim.layouts import nd_to_nz
+    from ascsim.machine.layouts import nd_to_nz
 
     a = np.arange(1, 40 * 56 + 1).reshape(40, 56)
     flat = nd_to_nz(a, 16)
@@ -1058,7 +1058,7 @@ def test_fractal_nd_to_nz_40x56_is_3x4_fractals() -> None:
 @pytest.mark.parametrize("k0", [8, 16, 32, 64])
 def test_fractal_zz_zn_formulas(k0: int) -> None:
     """Zz (M1,K1,M0,K0) and Zn (K1,N1,N0,K0) as the page's formulas, K0 = 8/16/32/64 for 32/16/8/4-bit."""
-    from ascsim.layouts import nd_to_zn, nd_to_zz
+    from ascsim.machine.layouts import nd_to_zn, nd_to_zz
 
     a = np.arange(1, 40 * 150 + 1).reshape(40, 150)
     np.testing.assert_array_equal(nd_to_zz(a, k0, fill=UNSPEC), zz(a, k0))
@@ -1068,7 +1068,7 @@ def test_fractal_zz_zn_formulas(k0: int) -> None:
 
 def test_fractal_nc1hwc0_pads_last_group() -> None:
     """关键分形格式详解.md NC1HWC0: "C0固定为32Byte，C1=C/C0，如果结果不整除，最后一份数据需要padding到C0"."""
-    from ascsim.layouts import nchw_to_nc1hwc0
+    from ascsim.machine.layouts import nchw_to_nc1hwc0
 
     for dtype, c in (("half", 20), ("int8_t", 40), ("float", 12)):
         c0 = 32 * 8 // get_dtype(dtype).bits

@@ -17,9 +17,9 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from ascsim.cli import main  # noqa: E402
-from ascsim.draw import fractal_colours, group_colours  # noqa: E402
-from ascsim.explain import provenance, summary  # noqa: E402
 from ascsim.scenario import load_scenario, run_scenario  # noqa: E402
+from ascsim.view.draw import fractal_colours, group_colours  # noqa: E402
+from ascsim.view.explain import provenance, summary  # noqa: E402
 
 TMP = Path(".")  # set per module by the fixture below (pytest-managed temporary directory)
 
@@ -139,7 +139,7 @@ def test_bad_output_suffix(capsys):
 
 def test_local_tensor_html_is_capped():
     """`ascsim.view.tensor_html` (LocalTensor itself keeps a text repr, DESIGN "Growing the house")."""
-    from ascsim.view import tensor_html
+    from ascsim.view.history import tensor_html
 
     run = run_scenario(load_scenario(scenario("load2d", LOAD2D)))
     t = run.tensors["b"]  # 48 x 32 Nz half = 6 fractals, arange
@@ -235,7 +235,7 @@ def test_boundary_wrap_is_marked():
     is at/past the boundary and read through the wrap (SetLoadDataBoundary.md). Destination: Zz of the
     16 x 128 img2col (2x2 kernel, dilation 2, pad 1, Wo = 4): column k reads c1 = k // 64, so the wrapped
     elements are k >= 64 at rows m whose (h, w) lies inside the map."""
-    from ascsim.draw import groups, wrapped_pixels
+    from ascsim.view.draw import groups, wrapped_pixels
 
     path = EXAMPLES / "load3d_boundary_a2.toml"
     run = run_scenario(load_scenario(path), upto=1)

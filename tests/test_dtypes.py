@@ -1,4 +1,5 @@
-"""Tests of ascsim.dtypes against the tables of shared/reference/number-formats.md and ml_dtypes/en_dtypes."""
+"""Tests of ascsim.machine.dtypes against the tables of shared/reference/number-formats.md and
+ml_dtypes/en_dtypes."""
 # The references (ml_dtypes/numpy casts) warn on NaN/overflow casts; those are expected here.
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascsim import dtypes as D
-from ascsim.errors import ParamRangeError, UnsupportedError
+from ascsim.base.errors import ParamRangeError, UnsupportedError
+from ascsim.machine import dtypes as D
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 

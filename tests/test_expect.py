@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, LoadData2DParams, LoadData2dTransposeParams, LoadData3DParamsV2
-from ascsim import layouts as L
 from ascsim.cli import main
 from ascsim.expectations import LayoutMismatch, densify_2to4, expect, img2col, layout_offsets
 from ascsim.isa.sparse import densify_2to4 as isa_densify
+from ascsim.machine import layouts as L
 
 # -- the builders -----------------------------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ascsim.base.errors import BoundsError, ParamRangeError
 from ascsim.cli import main
-from ascsim.errors import BoundsError, ParamRangeError
-from ascsim.explain import explain_step, provenance, summary
 from ascsim.scenario import load_scenario, run_scenario
+from ascsim.view.explain import explain_step, provenance, summary
 
 TMP = Path(".")  # set per module by the fixture below (pytest-managed temporary directory)
 

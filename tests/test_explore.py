@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cdp import Browser, find_chromium  # noqa: E402
 
 from ascsim.cli import main  # noqa: E402
-from ascsim.draw import _dst_panel, _src_panel, build_picture, drawn_fractals, groups_of  # noqa: E402
-from ascsim.explain import describe, provenance, step_view  # noqa: E402
 from ascsim.scenario import load_scenario, run_scenario  # noqa: E402
+from ascsim.view.draw import _dst_panel, _src_panel, build_picture, drawn_fractals, groups_of  # noqa: E402
+from ascsim.view.explain import describe, provenance, step_view  # noqa: E402
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 CHROMIUM = find_chromium()

@@ -16,18 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, DocConflictError, HazardError, HazardWarning
-from ascsim.dtypes import Bits
-from ascsim.errors import AlignmentError, ParamRangeError, UnsupportedError
+from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError
 from ascsim.isa.fill import BLOCK, REPEAT_ONLY, reference_fill
-from ascsim.layouts import nd_to_nz, nz_to_nd
-from ascsim.memory import MARKER
-from ascsim.params import (
-    FixpipeParamsV220,
-    InitConstValueParams,
-    LoadData2DParamsV2,
-    MmadParams,
-    Nd2NzParams,
-)
+from ascsim.machine.dtypes import Bits
+from ascsim.machine.layouts import nd_to_nz, nz_to_nd
+from ascsim.machine.memory import MARKER
+from ascsim.params import FixpipeParamsV220, InitConstValueParams, LoadData2DParamsV2, MmadParams, Nd2NzParams
 
 
 def _blocks_written(repeat: int, blocks: int, gap: int) -> list[int]:
@@ -280,7 +274,7 @@ def test_padded_tile_zero_filled_by_init_const_value():
     core.data_copy(raw_tile, gm, Nd2NzParams(1, m, k, 0, k, mp, 1, 0))
     assert (nz_to_nd(raw_tile.read_raw(), mp, k, 16)[m:] == MARKER * 0x101).all()
     # and Mmad over the padded rows: rows m.. are zero
-    from ascsim.layouts import nd_to_zn, nd_to_zz
+    from ascsim.machine.layouts import nd_to_zn, nd_to_zz
 
     a2 = core.tensor("A2", "half", mp * k, data=nd_to_zz(nz_to_nd(tile.read(), mp, k, 16), 16))
     b2 = core.tensor("B2", "half", k * n, data=nd_to_zn(b, 16))

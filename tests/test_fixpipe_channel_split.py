@@ -22,9 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core
-from ascsim.errors import OverlapError, ParamRangeError, UnsupportedError
+from ascsim.base.errors import OverlapError, ParamRangeError, UnsupportedError
 from ascsim.frontend import Kernel, Output
-from ascsim.memory import MARKER
+from ascsim.machine.memory import MARKER
 from ascsim.params import (
     CFG_NZ,
     CFG_ROW_MAJOR,

@@ -25,15 +25,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, DocConflictError, DocConflictWarning, HazardError, HazardWarning
-from ascsim.errors import (
-    AlignmentError,
-    NotImplementedFeature,
-    ParamRangeError,
-    UnsupportedError,
-)
+from ascsim.base.errors import AlignmentError, NotImplementedFeature, ParamRangeError, UnsupportedError
 from ascsim.isa import quant
-from ascsim.layouts import cdiv, nd_to_nz, nz_to_nd
-from ascsim.memory import MARKER
+from ascsim.machine.layouts import cdiv, nd_to_nz, nz_to_nd
+from ascsim.machine.memory import MARKER
 from ascsim.params import (
     CFG_COLUMN_MAJOR,
     CFG_NZ,
@@ -235,7 +230,7 @@ def test_convert_equals_reference(mode, relu, exp, mant, neg, offset, signed, se
         x = rng.integers(-2**31, 2**31, 64).astype(np.int32)
         x[:3] = [0, -1, 2**31 - 1]
         src, raw = "int32_t", x.view(np.uint32)
-    from ascsim.dtypes import get_dtype
+    from ascsim.machine.dtypes import get_dtype
 
     dst = get_dtype("half" if mode == Q.DEQF16 else ("int8_t" if signed else "uint8_t"))
     got = quant.convert(mode, get_dtype(src), dst, raw, np.full(64, w, np.uint64), relu)

@@ -36,9 +36,9 @@ from ascsim import (
     UnsupportedError,
 )
 from ascsim import ascendc as A
-from ascsim.core import Fmatrix
-from ascsim.explain import format_summary, summary
+from ascsim.machine.registers import Fmatrix
 from ascsim.scenario import load_scenario, run_scenario
+from ascsim.view.explain import format_summary, summary
 
 NO_RESET = IsResetLoad3dConfig(False, False)
 DOC_RIGHT = (r"^SetFmatrix: the doc page forbids this "
@@ -230,7 +230,7 @@ def test_explain_and_draw_name_the_bank(tmp_path) -> None:
     assert "FMATRIX right bank (fMatrixCtrl = true): l1H=4, l1W=4, padList=[1, 1, 1, 1]" in format_summary(s)
     import numpy as np
 
-    from ascsim.draw import _src_panel, groups
+    from ascsim.view.draw import _src_panel, groups
 
     g = groups(run, 1)
     panel = _src_panel(g, np.flatnonzero(g.src >= 0))

@@ -22,7 +22,7 @@ from test_doc_examples_2d import nz
 from test_fixpipe_quant import SIGN, golden_b8, golden_deq
 
 from ascsim.frontend import Kernel, Output
-from ascsim.memory import MARKER
+from ascsim.machine.memory import MARKER
 
 HELPERS = """
 __aicore__ inline uint32_t CeilDivision(uint32_t a, uint32_t b) { return (a + b - 1) / b; }

@@ -22,7 +22,7 @@ from test_frontend_docs import LOAD3D_FLOAT, K, M, _l0, _run
 
 from ascsim import HazardWarning
 from ascsim.frontend import Kernel
-from ascsim.memory import MARKER
+from ascsim.machine.memory import MARKER
 
 MARK16 = MARKER | MARKER << 8
 

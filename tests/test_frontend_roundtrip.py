@@ -16,8 +16,9 @@ import pytest
 
 from ascsim.cli import main
 from ascsim.frontend import Kernel, Output, load_kernel
-from ascsim.frontend.emit import scenario_kernel, write_scenario
+from ascsim.frontend.emit import write_scenario
 from ascsim.scenario import build, load_scenario, run_scenario
+from ascsim.scenario.cpp import scenario_kernel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCENARIOS = sorted(EXAMPLES.glob("*.toml"))
@@ -122,8 +123,8 @@ def test_scenario_writer_escapes_what_toml_must() -> None:
     """The one scenario writer (`frontend.emit.to_toml`, also behind the planner and `ascsim port`) writes
     strings TOML can read back — quotes, backslashes, newlines, tabs, DEL, non-ASCII — checked with the
     standard library's TOML parser; a multi-line description becomes one comment line per line."""
-    from ascsim.frontend.emit import to_toml
     from ascsim.scenario import tomllib
+    from ascsim.scenario.writer import to_toml
 
     text = 'a "quoted" \\ path\nsecond line\twith tab \x7f and ünïcode'
     doc = {"description": text, "chip": "a2", "tensors": {"x": {"position": "A1", "dtype": "half",

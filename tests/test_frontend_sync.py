@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ascsim.engine.sync import Access, Call, SyncChecker, SyncError, SyncWarning
 from ascsim.frontend import Kernel, Output
-from ascsim.sync import Access, Call, SyncChecker, SyncError, SyncWarning
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -245,8 +245,8 @@ def test_unpaired_wait_and_double_set() -> None:
 def test_nop_calls_touch_nothing_and_recorded_accesses_win() -> None:
     """The adapter: a report that moved no bytes touches nothing; a report that carries its accesses
     (the ExecReport rework) is used as it is."""
-    from ascsim.plan import ExecReport
-    from ascsim.sync import call_accesses
+    from ascsim.engine.record import ExecReport
+    from ascsim.engine.sync import call_accesses
 
     assert call_accesses(ExecReport("Mmad"), [], []) == []
     rep = ExecReport("LoadData", bytes_written=1)

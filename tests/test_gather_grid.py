@@ -1,5 +1,5 @@
 """A gather whose indices form an affine grid runs as one strided copy from its placement's second run on
-(`ascsim.boundary.Placement.gather`, `affine_grid`): the same bytes as the `take` of the first run.
+(`ascsim.engine.boundary.Placement.gather`, `affine_grid`): the same bytes as the `take` of the first run.
 
 - `affine_grid` is checked against grids built from their definition (first + sum of i_d * step_d) and
   against perturbed index lists (a None, or an exact description — never a wrong one);
@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from test_load3d_ref import V2_TARGETS, V2Case, assert_same, run_ref, setup_case, v2_cases
 
 from ascsim import Core
-from ascsim.boundary import Placement, affine_grid
-from ascsim.errors import DocConflictWarning
-from ascsim.flows_matmul import matmul
-from ascsim.memory import Memory
+from ascsim.base.errors import DocConflictWarning
+from ascsim.engine.boundary import Placement, affine_grid
+from ascsim.flows.matmul import matmul
+from ascsim.machine.memory import Memory
 from ascsim.params import IsResetLoad3dConfig
 
 SETTINGS = settings(max_examples=25, deadline=None)

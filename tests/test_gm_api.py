@@ -13,9 +13,9 @@ import pytest
 
 import ascsim.ascendc as AscendC
 from ascsim import Core, HazardError, HazardWarning
-from ascsim.dtypes import Bits
-from ascsim.errors import BoundsError, ParamRangeError
-from ascsim.memory import GM_ALIGN, GM_MARKER_LIMIT, MARKER
+from ascsim.base.errors import BoundsError, ParamRangeError
+from ascsim.machine.dtypes import Bits
+from ascsim.machine.memory import GM_ALIGN, GM_MARKER_LIMIT, MARKER
 from ascsim.params import (
     CO2Layout,
     FixpipeParamsArch3510,
@@ -119,7 +119,7 @@ def test_pad_value_bits_in_load3d_params():
     """LoadData3DParamsV2.padValue may be a Bits pattern too: half -inf padding in the img2col output."""
     core = Core("a2")
     x = np.ones((16, 2, 2), np.float16)
-    from ascsim.layouts import chw_to_fmap_l1
+    from ascsim.machine.layouts import chw_to_fmap_l1
 
     fm = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
     dst = core.tensor("A2", "half", 16 * 144)
@@ -170,7 +170,7 @@ def test_is_reset_load3d_config_from_python():
     keyword of core.load_data / AscendC.LoadData (docs/registers.md)."""
     core = Core("a2")
     x = np.ones((16, 2, 2), np.float16)
-    from ascsim.layouts import chw_to_fmap_l1
+    from ascsim.machine.layouts import chw_to_fmap_l1
     from ascsim.params import IsResetLoad3dConfig
 
     fm = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
@@ -187,13 +187,7 @@ def test_quant_kernel_through_the_cpp_facade():
     kernel's GM pointers, DataCopy into L1 / BiasTable, LoadData, Mmad with the C2 bias, Fixpipe with
     VDEQF16 and a cbufWorkspace (per-column scales from L1), then a second Fixpipe under SetAtomicAdd<half>
     accumulating into the same output. Checked with numpy."""
-    from ascsim.params import (
-        CFG_ROW_MAJOR,
-        DataCopyParams,
-        FixpipeParamsV220,
-        MmadParams,
-        QuantMode_t,
-    )
+    from ascsim.params import CFG_ROW_MAJOR, DataCopyParams, FixpipeParamsV220, MmadParams, QuantMode_t
 
     rng = np.random.default_rng(8)
     m, k, n = 32, 64, 32

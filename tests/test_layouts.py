@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascsim.layouts import (
+from ascsim.machine.layouts import (
     align,
     cdiv,
     channel_groups,

@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, get_chip
-from ascsim.dtypes import get_dtype, pack_nibbles, unpack_nibbles
-from ascsim.errors import (
+from ascsim.base.errors import (
     AlignmentError,
     BoundsError,
     HazardError,
@@ -28,7 +27,8 @@ from ascsim.errors import (
     UnsupportedError,
 )
 from ascsim.isa.load2d import ref_load2d, ref_load2d_v2
-from ascsim.layouts import nd_to_nz, nz_offset, nz_to_nd, zn_to_nd, zz_to_nd
+from ascsim.machine.dtypes import get_dtype, pack_nibbles, unpack_nibbles
+from ascsim.machine.layouts import nd_to_nz, nz_offset, nz_to_nd, zn_to_nd, zz_to_nd
 from ascsim.params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
 
 POS = {"L1": "A1", "L0A": "A2", "L0B": "B2"}
@@ -221,7 +221,7 @@ def test_int8_weights_l1_to_l0b_a2() -> None:
     """conv2d flow: int8 B (Zn) L1 -> L0B, one contiguous call (repeatTimes = fractals, srcStride 1)."""
     core = Core("a2")
     b = np.random.default_rng(2).integers(-128, 128, (64, 48)).astype(np.int8)
-    from ascsim.layouts import nd_to_zn
+    from ascsim.machine.layouts import nd_to_zn
 
     src = core.tensor("B1", "int8_t", 64 * 48, data=nd_to_zn(b, 32))
     dst = core.tensor("B2", "int8_t", 64 * 48)
@@ -268,7 +268,7 @@ def _v1_cases() -> list[tuple[str, str, str, str]]:
 V1_CASES = _v1_cases()
 
 
-@pytest.mark.filterwarnings("ignore::ascsim.errors.HazardWarning")
+@pytest.mark.filterwarnings("ignore::ascsim.base.errors.HazardWarning")
 @settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_v1_matches_reference(data) -> None:

@@ -36,8 +36,8 @@ from ascsim import (
     ParamRangeError,
     UnsupportedError,
 )
-from ascsim.core import Fmatrix
-from ascsim.dtypes import get_dtype, pad_pattern
+from ascsim.machine.dtypes import get_dtype, pad_pattern
+from ascsim.machine.registers import Fmatrix
 
 KH = KW = 3  # baseline: C0 channels, 4x4 map, pads 1, 3x3 kernel -> Ho = Wo = 4, M = 16, K = 9*C0
 
@@ -1358,7 +1358,7 @@ def test_transposed_b8_window_past_l0a_is_refused_before_any_plan(monkeypatch) -
     """Fuzz finding (issue 9, rejection time): a transposed hifloat8 LoadDataWithStride whose 32x32 squares
     reach past L0A although rows x cols bytes would fit was refused only after its element plan was built
     (~10 ms). The destination extent is now the exact arithmetic one (`load3d.dst_end`): no plan is built."""
-    from ascsim.errors import BoundsError
+    from ascsim.base.errors import BoundsError
     from ascsim.isa import load3d
     from ascsim.params import LoadDataRepeatParam
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core, LoadData3DParamsV2
-from ascsim.layouts import cdiv
+from ascsim.machine.layouts import cdiv
 
 MARK = 0xCDCDCDCD
 

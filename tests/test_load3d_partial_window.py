@@ -34,7 +34,7 @@ from ascsim import (
     LoadDataRepeatParamWithStride,
     MmadParams,
 )
-from ascsim.memory import MARKER
+from ascsim.machine.memory import MARKER
 from ascsim.params import Load2DBitModeParam
 
 C0 = 16  # half

@@ -22,12 +22,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ascsim.chips import ALL_CHIPS, get_chip
+from ascsim.base.errors import DocConflictWarning
 from ascsim.core import Core
-from ascsim.dtypes import DType, get_dtype, to_raw
-from ascsim.errors import DocConflictWarning
 from ascsim.isa.load3d_ref import channel_groups_ref, fmap_offset_ref, ref_load3d_v1, ref_load3d_v2
-from ascsim.memory import LocalTensor
+from ascsim.machine.chips import ALL_CHIPS, get_chip
+from ascsim.machine.dtypes import DType, get_dtype, to_raw
+from ascsim.machine.memory import LocalTensor
 from ascsim.params import (
     IsResetLoad3dConfig,
     Load3DBitModeParam,
@@ -541,9 +541,9 @@ def test_v1_reference_csize_hand_example() -> None:
 def test_v2_arithmetic_block_path_equals_reference(chip: str, dst: str, monkeypatch) -> None:
     """Maps too large for the cached padded-index image (IMAGE_CAP) compute the source blocks from the
     coordinates instead: that path, forced here for every map, also matches the reference interpreter."""
-    from ascsim.boundary import CALLS
+    from ascsim.engine.boundary import CALLS
+    from ascsim.engine.cache import PLANS
     from ascsim.isa import load3d
-    from ascsim.plan import PLANS
 
     monkeypatch.setattr(load3d, "IMAGE_CAP", 0)
 

@@ -12,9 +12,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from ascsim.base.errors import ParamRangeError, UnsupportedError
 from ascsim.core import Core
-from ascsim.errors import ParamRangeError, UnsupportedError
-from ascsim.layouts import nchw_to_nc1hwc0
+from ascsim.machine.layouts import nchw_to_nc1hwc0
 from ascsim.params import Load3DBitModeParam, LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro
 
 C1, H, W, KH, KW, C0, DIL, PAD = 2, 4, 4, 2, 2, 16, 2, 1

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_load3d_ref import V2_TARGETS, V1Case, V2Case, v1_cases, v2_cases
 
-from ascsim.chips import get_chip
 from ascsim.core import Core
-from ascsim.dtypes import get_dtype
-from ascsim.layouts import chw_to_fmap_l1, nz_to_nd, zz_to_nd
+from ascsim.machine.chips import get_chip
+from ascsim.machine.dtypes import get_dtype
+from ascsim.machine.layouts import chw_to_fmap_l1, nz_to_nd, zz_to_nd
 from ascsim.params import LoadData3DParamsV1, LoadData3DParamsV2, LoadDataRepeatParam
 
 TORCH_DTYPES = ("half", "bfloat16_t", "float", "int8_t", "uint8_t")

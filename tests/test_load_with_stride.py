@@ -12,7 +12,7 @@ import pytest
 
 from ascsim import Core, LoadData3DParamsV2, LoadDataRepeatParamWithStride, ParamRangeError, UnsupportedError
 from ascsim.isa.load3d_ref import ref_load3d_v2
-from ascsim.layouts import chw_to_fmap_l1
+from ascsim.machine.layouts import chw_to_fmap_l1
 
 
 def _setup(chip: str, dst_pos: str):

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from ascsim import Core, ParamRangeError, UnsupportedError
-from ascsim.flows_matmul import LOADS, legal_loads, matmul, mx_matmul, sparse_matmul
+from ascsim.flows.matmul import LOADS, legal_loads, matmul, mx_matmul, sparse_matmul
 
 DTYPES = ("int4b_t", "int8_t", "half", "bfloat16_t", "float")
 _CAST = {"half": np.float16, "bfloat16_t": ml_dtypes.bfloat16, "float": np.float32}

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from ascsim import AlignmentError, BoundsError, Core, ParamRangeError, UnsupportedError
-from ascsim.dtypes import get_dtype
-from ascsim.memory import MARKER, LocalTensor, Memory, memory_of
+from ascsim.machine.dtypes import get_dtype
+from ascsim.machine.memory import MARKER, LocalTensor, Memory, memory_of
 
 ALL_DTYPES = [
     "int4b_t", "int8_t", "uint8_t", "fp8_e4m3fn_t", "fp8_e5m2_t", "hifloat8_t", "half", "bfloat16_t",

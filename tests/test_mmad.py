@@ -29,10 +29,10 @@ from ascsim import (
     ParamRangeError,
     UnsupportedError,
 )
-from ascsim import layouts as L
-from ascsim.chips import get_chip
-from ascsim.dtypes import get_dtype
-from ascsim.memory import MARKER
+from ascsim.machine import layouts as L
+from ascsim.machine.chips import get_chip
+from ascsim.machine.dtypes import get_dtype
+from ascsim.machine.memory import MARKER
 
 CHIPS = ("a2", "ascend950")
 COMBOS = [(chip, combo) for chip in CHIPS for combo in sorted(get_chip(chip).apis["Mmad"].combos)]

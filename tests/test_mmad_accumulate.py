@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core
-from ascsim.errors import ParamRangeError
+from ascsim.base.errors import ParamRangeError
 from ascsim.isa.mmad import accumulate_f32, reference_accumulate_f32
-from ascsim.layouts import nd_to_zn, nd_to_zz, nz_to_nd
+from ascsim.machine.layouts import nd_to_zn, nd_to_zz, nz_to_nd
 from ascsim.params import DataCopyParams, MmadParams
 
 
@@ -30,7 +30,7 @@ def _mmad(core: Core, a: np.ndarray, b: np.ndarray, dtype: str = "half", init=No
     p = MmadParams(m, n, k)
     bt = None
     if init is not None:
-        from ascsim.layouts import nd_to_nz
+        from ascsim.machine.layouts import nd_to_nz
 
         c.write(nd_to_nz(init, 16))
         p.cmatrixInitVal = False

@@ -1,6 +1,7 @@
 """The fast Mmad family (operand views, table decode, BLAS) == the slow per-element reference, byte for byte.
 
-The reference is `ascsim.isa.mmad_ref` (element offsets by the doc formulas, `ascsim.dtypes.decode` per
+The reference is `ascsim.isa.mmad_ref` (element offsets by the doc formulas,
+                                        `ascsim.machine.dtypes.decode` per
 element, exact integer sums, one rounding). Hypothesis draws chips x dtype combinations x shapes (partial
 fractals, GEMV, kDirectionAlign), the initial-value variants (init, accumulate, isBias, bias in BT,
 cmatrixSource without bias, bias = C in CO1), both accumulation modes, and operand placements at the start
@@ -28,15 +29,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascsim import BoundsError, Core, MmadParams, ParamRangeError, UnsupportedError
-from ascsim import layouts as L
-from ascsim.boundary import CALLS
-from ascsim.chips import get_chip
-from ascsim.dtypes import decode, get_dtype
+from ascsim.engine.boundary import CALLS
+from ascsim.engine.sync import call_accesses
 from ascsim.isa import mmad as M
 from ascsim.isa.mmad_ref import SPARSE_SELECT, reference
 from ascsim.isa.mx import mmad_mx
 from ascsim.isa.sparse import mmad_with_sparse, pack_sparse_index, sparse_rows
-from ascsim.sync import call_accesses
+from ascsim.machine import layouts as L
+from ascsim.machine.chips import get_chip
+from ascsim.machine.dtypes import decode, get_dtype
 
 CHIPS = ("a2", "ascend950", "training", "inference_aicore", "kirin_x90")
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -406,7 +407,7 @@ def test_padded_copy_path_at_the_end_of_l0a() -> None:
 def test_wrong_argument_types_are_ascsim_errors() -> None:
     core = Core("a2")
     tc, ta, tb = _half_operands(core)
-    # through Core: the one operand / struct check every instruction entry makes (ascsim.checks)
+    # through Core: the one operand / struct check every instruction entry makes (ascsim.machine.checks)
     with pytest.raises(ParamRangeError, match=r"^Mmad: fm must be a LocalTensor or GlobalTensor, but got "
                                               r"NoneType"):
         core.mmad(tc, None, tb, MmadParams(16, 16, 16))

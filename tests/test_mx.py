@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core
-from ascsim.dtypes import get_dtype, unpack_nibbles
-from ascsim.errors import (
+from ascsim.base.errors import (
     AlignmentError,
     BoundsError,
     NotImplementedFeature,
@@ -27,7 +26,8 @@ from ascsim.errors import (
 )
 from ascsim.isa.load2d import ref_load2d_v2
 from ascsim.isa.mx import load_data_mx, mmad_mx, ref_mx_scales
-from ascsim.layouts import nd_to_nz, nz_to_nd
+from ascsim.machine.dtypes import get_dtype, unpack_nibbles
+from ascsim.machine.layouts import nd_to_nz, nz_to_nd
 from ascsim.params import MmadParams
 from ascsim.params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 

@@ -1,7 +1,8 @@
 """The pad pattern folded into the one gather stays invisible, and the log keeps light records (issue 8).
 
 The executor parks the pad pattern in a spare block past the end of the source memory's backing buffer
-(ascsim.memory.SPARE) so pad units are just more gather indices. These tests pin that nothing can see it:
+(ascsim.machine.memory.SPARE) so pad units are just more gather indices. These tests pin that nothing can see
+it:
 every memory's `size` is the chip table's, no tensor or instruction can address a byte at or past it, and
 the bytes the call writes are those the doc formula gives (checked against torch's unfold for Load3D).
 """
@@ -15,8 +16,8 @@ import pytest
 import torch
 
 from ascsim import ALL_CHIPS, BoundsError, Core, LoadData3DParamsV2
-from ascsim.layouts import chw_to_fmap_l1, zz_to_nd
-from ascsim.memory import SPARE
+from ascsim.machine.layouts import chw_to_fmap_l1, zz_to_nd
+from ascsim.machine.memory import SPARE
 
 CUBE_CHIPS = [c.key for c in ALL_CHIPS if c.has_cube]
 

@@ -329,7 +329,7 @@ def test_bias_refusals_come_from_the_instructions() -> None:
 
 def test_flow_matmul_1024_half_end_to_end() -> None:
     """A 1024^3 half matmul (4 MB of operands, L1 holds 512 KB) through flows_matmul.matmul against numpy."""
-    from ascsim.flows_matmul import matmul
+    from ascsim.flows.matmul import matmul
 
     rng = np.random.default_rng(4)
     a = rng.standard_normal((1024, 1024)).astype(np.float16)

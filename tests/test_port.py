@@ -1,4 +1,4 @@
-"""`ascsim port` / `ascsim diff` (ascsim.port).
+"""`ascsim port` / `ascsim diff` (ascsim.scenario.port).
 
 Every example scenario is ported between the A2/A3 family and Ascend 950 where its calls have an
 equivalent: both runs must give the same final outputs (GM tensors and saved tensors byte for byte; an L0A
@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascsim.chips import get_chip
 from ascsim.cli import main
-from ascsim.port import PortError, compare_outputs, diff, port, scenario_text
+from ascsim.machine.chips import get_chip
 from ascsim.scenario import load_scenario, run_scenario
+from ascsim.scenario.port import PortError, compare_outputs, diff, port, scenario_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = sorted(EXAMPLES.glob("*.toml"))

@@ -17,13 +17,8 @@ from subprocess import CompletedProcess
 import numpy as np
 import pytest
 
-from ascsim.cli import build_parser
-from ascsim.scenario import (
-    ScenarioError,
-    load_scenario,
-    run_scenario,
-    tomllib,  # stdlib on 3.11+, tomli on 3.10
-)
+from ascsim.cli.main import build_parser
+from ascsim.scenario import ScenarioError, load_scenario, run_scenario, tomllib
 
 BASE = """\
 description = "Load3D v2 of a 32-channel 4x4 half feature map"
@@ -353,7 +348,7 @@ type = "{type}"
     ("l1H = 4", "SetFMatrixBitModeParams", "l1H = 4",
      r"steps\[0\]\.l1H: give either params \(SetFMatrixBitModeParams\) or l1H/l1W/padList"),
     ("", "LoadDataRepeatParam", "repeatTime = 1",
-     r"steps\[0\]\.params\.type: SetFmatrix takes SetFMatrixBitModeParams, got 'LoadDataRepeatParam'"),
+     r"steps\[0\]\.params\.type: SetFmatrix takes SetFMatrixBitModeParams, got LoadDataRepeatParam"),
     ("", "SetFMatrixBitModeParams", "l1h = 4",
      r"steps\[0\]\.params\.l1h: unknown field of SetFMatrixBitModeParams"),
     ("", "SetFMatrixBitModeParams", "l1H = 70000",

@@ -449,7 +449,7 @@ def test_warnings_while_building_tensors_are_one_line(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A warning raised converting init values (numpy's RuntimeWarning, a ComplexWarning) is printed as
     one `warning: FILE: tensors.NAME.init: ...` line and does not leak as a Python warning."""
-    from ascsim.memory import LocalTensor
+    from ascsim.machine.memory import LocalTensor
 
     write_values = LocalTensor.write
 

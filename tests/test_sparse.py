@@ -14,8 +14,8 @@ from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ascsim.base.errors import AlignmentError, BoundsError, HazardError, ParamRangeError, UnsupportedError
 from ascsim.core import Core
-from ascsim.errors import AlignmentError, BoundsError, HazardError, ParamRangeError, UnsupportedError
 from ascsim.isa.sparse import (
     densify_2to4,
     load_data_with_sparse,
@@ -23,7 +23,7 @@ from ascsim.isa.sparse import (
     pack_sparse_index,
     unpack_sparse_index,
 )
-from ascsim.layouts import cdiv, nd_to_zn, nd_to_zz, nz_to_nd
+from ascsim.machine.layouts import cdiv, nd_to_zn, nd_to_zz, nz_to_nd
 from ascsim.params import LoadData2DParams, MmadParams
 
 # -- helpers ----------------------------------------------------------------------------------------

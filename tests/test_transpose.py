@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascsim import Core
-from ascsim.errors import (
+from ascsim.base.errors import (
     AlignmentError,
     BoundsError,
     HazardError,
@@ -25,11 +25,11 @@ from ascsim.errors import (
     ParamRangeError,
     UnsupportedError,
 )
+from ascsim.engine.plan import execute
 from ascsim.isa.transpose import load_data_with_transpose, plan_transpose, ref_load_data_with_transpose
-from ascsim.memory import LocalTensor
+from ascsim.machine.memory import LocalTensor
 from ascsim.params import LoadData2dTransposeParams as P1
 from ascsim.params import LoadData2dTransposeParamsV2 as P2
-from ascsim.plan import execute
 
 BITS = {"int4b_t": 4, "int8_t": 8, "uint8_t": 8, "half": 16, "bfloat16_t": 16, "float": 32, "int32_t": 32,
         "uint32_t": 32}
@@ -589,7 +589,7 @@ def test_report_and_plan_cache() -> None:
         r = load_data_with_transpose(core, dst, src, P1(0, 4, 1, 1, 0))
     assert (r.instr, r.bytes_written, r.bytes_read, r.pad_elements) == ("LoadDataWithTranspose", 4096, 4096,
                                                                         0)
-    from ascsim.boundary import CALLS
+    from ascsim.engine.boundary import CALLS
 
     n = len(CALLS)
     load_data_with_transpose(core, dst, src, P1(0, 4, 1, 1, 0))  # the same call shape: no new entry

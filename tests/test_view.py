@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from ascsim import Core, History, LoadData3DParamsV2, LoadDataRepeatParamWithStride
+from ascsim.base.errors import AscsimError
 from ascsim.cli import main
-from ascsim.draw import build_picture
-from ascsim.errors import AscsimError
-from ascsim.explain import provenance, step_view
-from ascsim.layouts import chw_to_fmap_l1
+from ascsim.machine.layouts import chw_to_fmap_l1
 from ascsim.scenario import load_scenario, run_scenario
+from ascsim.view.draw import build_picture
+from ascsim.view.explain import provenance, step_view
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

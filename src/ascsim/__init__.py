@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lazy import lazy_getattr
+from .base.lazy import lazy_getattr
 
 __version__ = "0.1.0"
 
 # public name -> the submodule that defines it
 _WHERE: dict[str, str] = {
-    "ALL_CHIPS": "chips", "get_chip": "chips", "Core": "core", "get_dtype": "dtypes", "Bits": "dtypes",
-    "LocalTensor": "memory", "Memory": "memory", "History": "view", "load_kernel": "frontend",
+    "ALL_CHIPS": "machine.chips", "get_chip": "machine.chips", "Core": "core", "get_dtype": "machine.dtypes",
+    "Bits": "machine.dtypes", "LocalTensor": "machine.memory", "Memory": "machine.memory", "History": "view",
+    "load_kernel": "frontend",
     "expect": "expectations", "img2col": "expectations", "LayoutMismatch": "expectations",
-    **{n: "errors" for n in (
+    **{n: "base.errors" for n in (
         "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
         "HazardError", "HazardWarning", "NotImplementedFeature", "OverlapError", "ParamRangeError",
         "UnsupportedError")},
@@ -40,10 +41,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what static tools see
-    from .chips import ALL_CHIPS, get_chip  # noqa: F401
-    from .core import Core  # noqa: F401
-    from .dtypes import Bits, get_dtype  # noqa: F401
-    from .errors import (  # noqa: F401
+    from .base.errors import (  # noqa: F401
         AlignmentError,
         AscsimError,
         BoundsError,
@@ -56,9 +54,12 @@ if TYPE_CHECKING:  # what static tools see
         ParamRangeError,
         UnsupportedError,
     )
+    from .core import Core  # noqa: F401
     from .expectations import LayoutMismatch, expect, img2col  # noqa: F401
     from .frontend import load_kernel  # noqa: F401
-    from .memory import LocalTensor, Memory  # noqa: F401
+    from .machine.chips import ALL_CHIPS, get_chip  # noqa: F401
+    from .machine.dtypes import Bits, get_dtype  # noqa: F401
+    from .machine.memory import LocalTensor, Memory  # noqa: F401
     from .params import (  # noqa: F401
         IS_RESER_LOAD3D_DEFAULT_CONFIG,
         IsResetLoad3dConfig,

@@ -22,14 +22,15 @@ views GM: `addr` is a GM byte address (`t.GetPhyAddr()` of a `core.global_tensor
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import Enum
 
-from . import coerce
+from .base import coerce
+from .base.errors import AscsimError, ParamRangeError, cpp_rejects
 from .core import Core
-from .dtypes import DType, get_dtype
-from .errors import AscsimError, ParamRangeError
-from .memory import LocalTensor
+from .isa.table import INSTRUCTIONS, STRUCT, TENSOR, Arg, Form, Instruction
+from .machine.dtypes import DType, get_dtype
+from .machine.memory import LocalTensor
 from .params import (
     CFG_COLUMN_MAJOR,
     CFG_NZ,
@@ -69,23 +70,18 @@ from .params import (
     QuantMode_t,
     SetFMatrixBitModeParams,
 )
-from .plan import ExecReport
+from .params.base import Struct
 
 __all__ = [
-    "use", "FmatrixMode", "TPosition", "LoadData", "LoadDataWithStride", "LoadDataWithTranspose",
-    "LoadDataWithSparse", "Mmad",
-    "MmadWithSparse", "MmadMx", "DataCopy", "Fixpipe", "SetFmatrix", "SetLoadDataPaddingValue",
-    "SetLoadDataRepeat", "SetLoadDataRepeatWithStride", "SetLoadDataBoundary",
+    "use", "FmatrixMode", "TPosition", "GlobalTensor",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG", "IsResetLoad3dConfig", "Load3DBitModeParam", "LoadData2DMxParams",
     "LoadData2DParams", "LoadData2DParamsV2", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
     "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "LoadDataRepeatParam",
     "LoadDataRepeatParamWithStride", "MmadParams", "SetFMatrixBitModeParams", "Load2DBitModeParam",
     "DataCopyParams", "Nd2NzParams", "Dn2NzParams", "FixpipeParamsV220", "FixpipeParamsArch3510",
     "Nz2NdParams", "Nz2DnParams", "QuantMode_t", "CO2Layout", "FixpipeConfig", "CFG_ROW_MAJOR", "CFG_NZ",
-    "CFG_COLUMN_MAJOR", "GlobalTensor", "Fill", "InitConstValue", "InitConstValueParams", "DataCopyPad",
-    "DataCopyExtParams", "DataCopyPadExtParams", "PaddingMode", "DataCopyCO12DstParams", "SetAtomicAdd",
-    "SetAtomicNone", "DisableDmaAtomic", "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig",
-    "LoadData2dParams", "FixpipeParamsC310", "FixpipeParamsM300",
+    "CFG_COLUMN_MAJOR", "InitConstValueParams", "DataCopyExtParams", "DataCopyPadExtParams", "PaddingMode",
+    "DataCopyCO12DstParams", "LoadData2dParams", "FixpipeParamsC310", "FixpipeParamsM300",
 ]
 
 _current: list[Core] = []
@@ -178,156 +174,75 @@ def _pos(p: object) -> str | None:
     return None if p is None else str(getattr(p, "value", p))
 
 
-def _forms(instr: str, args: tuple, counts: tuple[int, ...], forms: str) -> None:
-    """ParamRangeError unless a variadic C++ spelling got one of its overloads' argument counts."""
-    if len(args) not in counts:
-        raise ParamRangeError(f"{instr}: takes {forms}, but got {len(args)} argument(s) after the tensors "
-                              f"(the C++ API rejects this: no {instr} overload takes {len(args)})")
+def _plain(v: object) -> object:
+    """The facade's own enums (TPosition, FmatrixMode) stand for their names; every other value as it is."""
+    return v.value if isinstance(v, (TPosition, FmatrixMode)) else v
 
 
-def LoadData(dst: LocalTensor, src: LocalTensor, *args, config: IsResetLoad3dConfig | None = None,  # noqa: N802
-             Dst: object = None, Src: object = None) -> ExecReport:
-    """`LoadData(dst, src, params)`; `LoadData(dst, src, srcMx, params, mxParams)` for Load2DMX;
-    `LoadData<Dst, Src>(dst, src, bitModeParam)` as `LoadData(dst, src, bm, Dst=TPosition.A2, Src=...)`."""
-    core = _core_of(dst, src)
-    _forms("LoadData", args, (1, 3), "(dst, src, params) or (dst, src, srcMx, params, mxParams)")
-    if len(args) == 3:
-        return core.load_data_mx(dst, src, *args)
-    (params,) = args
-    return core.load_data(dst, src, params, config, dst_pos=_pos(Dst), src_pos=_pos(Src))
+def _fits(a: Arg, v: object) -> bool:
+    """Can `v` be argument `a` (overload resolution between forms: a tensor slot takes a tensor, a struct
+    slot a struct it accepts, a value slot anything else)?"""
+    if a.kind == TENSOR:
+        return isinstance(v, LocalTensor)
+    if a.kind == STRUCT and a.structs:  # a struct its family checks (check=False) may be any params struct
+        return isinstance(v, a.structs if a.check else Struct)
+    return not isinstance(v, LocalTensor)
 
 
-def LoadDataWithStride(dst: LocalTensor, src: LocalTensor, params,  # noqa: N802
-                       config: IsResetLoad3dConfig | None = None) -> ExecReport:
-    """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950; doc: LoadDataWithStride.md)."""
-    return _core_of(dst, src).load_data_with_stride(dst, src, params, config)
+def _bind(form: Form, args: tuple, keywords: set[str], many: bool) -> dict[str, object] | None:
+    """The form's arguments by name from C++-ordered positional `args`, leaving out the slots `keywords`
+    (Arg names) fill (None: the form does not fit)."""
+    slots = [(n, opt) for n, opt in form.positional() if n not in keywords]
+    required = sum(not opt for _, opt in slots)
+    extra = len(args) - required
+    if not 0 <= extra <= len(slots) - required:
+        return None
+    out: dict[str, object] = {}
+    it = iter(args)
+    for name, opt in slots:
+        if opt:
+            if extra == 0:
+                continue
+            extra -= 1
+        v = next(it)
+        if many and not _fits(form.op.arg(name), v):
+            return None
+        out[name] = _plain(v)
+    return out
 
 
-def LoadDataWithTranspose(dst: LocalTensor, src: LocalTensor, params) -> ExecReport:  # noqa: N802
-    """`LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])` (doc: LoadDataWithTranspose.md)."""
-    return _core_of(dst, src).load_data_with_transpose(dst, src, params)
+def _spelling(ins: Instruction) -> Callable[..., object]:
+    """The C++ spelling of one API name: pick the form the arguments fit (C++ overload resolution), take the
+    template / defaulted arguments as keywords by their C++ names, and call the Core method."""
+    many = len(ins.forms) > 1
+
+    def call(*args: object, **kwargs: object) -> object:
+        for form in ins.forms:
+            by_cpp = {a.cpp_name: a for a in form.op.args}
+            named = {by_cpp[k].name for k in kwargs if k in by_cpp}
+            bound = _bind(form, args, named, many)
+            if bound is not None:
+                break
+        else:
+            raise ParamRangeError(f"{ins.name}: takes {ins.usage()}, but got {len(args)} argument(s)",
+                                  basis=cpp_rejects(f"no {ins.name} overload takes {len(args)}"))
+        for k, v in kwargs.items():
+            a = by_cpp.get(k)
+            if a is None:
+                raise ParamRangeError(f"{ins.name}: unexpected argument {k}; it takes {ins.usage()} and the "
+                                      f"keywords {', '.join(by_cpp)}")
+            bound[a.name] = _plain(v)
+        bound.update(form.fixed)
+        core = _core_of(*(bound.get(a.name) for a in form.op.args if a.kind == TENSOR))
+        return getattr(core, form.op.method)(**bound)
+
+    call.__name__ = call.__qualname__ = ins.name
+    call.__doc__ = " / ".join(f.op.doc for f in ins.forms)
+    return call
 
 
-def LoadDataWithSparse(dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params) -> ExecReport:  # noqa: N802
-    """`LoadDataWithSparse(dst, src, idx, LoadData2DParams)` (A2/A3; doc: LoadDataWithSparse.md)."""
-    return _core_of(dst, src).load_data_with_sparse(dst, src, idx, params)
+#: One function per C++ API name of the instruction table (`LoadData`, `Mmad`, `SetFmatrix`, ...).
+_SPELLINGS = {ins.name: _spelling(ins) for ins in INSTRUCTIONS}
+globals().update(_SPELLINGS)
 
-
-def Mmad(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
-    """`Mmad(c, a, b, params)` or `Mmad(c, a, b, bias, params)`."""
-    _forms("Mmad", args, (1, 2), "(dst, fm, filter, params) or (dst, fm, filter, bias, params)")
-    bias, params = (None, args[0]) if len(args) == 1 else args
-    return _core_of(c, a, b).mmad(c, a, b, params, bias)
-
-
-def MmadWithSparse(c: LocalTensor, a: LocalTensor, b: LocalTensor, params) -> ExecReport:  # noqa: N802
-    """`MmadWithSparse(c, a, b, MmadParams)` (A2/A3; doc: MmadWithSparse.md)."""
-    return _core_of(c, a, b).mmad_with_sparse(c, a, b, params)
-
-
-def MmadMx(c: LocalTensor, a: LocalTensor, b: LocalTensor, *args) -> ExecReport:  # noqa: N802
-    """`MmadMx(c, a, b, params)` or `MmadMx(c, a, b, bias, params)` (950; doc: MmadMx.md)."""
-    _forms("MmadMx", args, (1, 2), "(dst, fm, filter, params) or (dst, fm, filter, bias, params)")
-    bias, params = (None, args[0]) if len(args) == 1 else args
-    return _core_of(c, a, b).mmad_mx(c, a, b, params, bias)
-
-
-def DataCopy(dst: LocalTensor, src: LocalTensor, params, enableSmallC0: bool = False) -> ExecReport:  # noqa: N802,N803
-    """`DataCopy(dst, src, params)` GM -> L1: a count, DataCopyParams, Nd2NzParams or Dn2NzParams."""
-    return _core_of(dst, src).data_copy(dst, src, params, enable_small_c0=enableSmallC0)
-
-
-def Fixpipe(dst: LocalTensor, src: LocalTensor, *args, config=None, cbufWorkspace=None) -> ExecReport:  # noqa: N802,N803
-    """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], params)`: pass the FixpipeConfig (CFG_ROW_MAJOR,
-    CFG_NZ, ...) as `config` (a trailing positional config is accepted too)."""
-    if args and isinstance(args[0], LocalTensor):  # Fixpipe(dst, src, cbufWorkspace, params)
-        cbufWorkspace, args = args[0], args[1:]
-    _forms("Fixpipe", args, (1, 2), "(dst, src[, cbufWorkspace], params[, config])")
-    params, *rest = args
-    if rest:
-        config = rest[0]
-    return _core_of(src, dst).fixpipe(dst, src, params, config, cbufWorkspace)
-
-
-def SetFmatrix(*args) -> None:  # noqa: N802
-    """`SetFmatrix(l1H, l1W, padList, FmatrixMode)` or `SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)`."""
-    if args and isinstance(args[0], SetFMatrixBitModeParams):
-        _forms("SetFmatrix", args, (1, 2), "(SetFMatrixBitModeParams[, FmatrixMode])")
-        param, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:2]
-        _core_of().set_fmatrix_bitmode(param, str(getattr(mode, "value", mode)))
-        return
-    _forms("SetFmatrix", args, (3, 4), "(l1H, l1W, padList[, FmatrixMode]) or (SetFMatrixBitModeParams[, "
-           "FmatrixMode])")
-    l1H, l1W, padList, mode = (args + (FmatrixMode.FMATRIX_LEFT,))[:4]  # noqa: N806
-    _core_of().set_fmatrix(l1H, l1W, padList, str(getattr(mode, "value", mode)))
-
-
-def SetLoadDataPaddingValue(padValue: float, dtype: str | None = None) -> None:  # noqa: N802,N803
-    """`SetLoadDataPaddingValue<T>(padValue)`: pass T as `dtype`, or padValue as a numpy scalar of type T
-    (`np.float16(-8.82)`); a plain Python number without `dtype` is refused (T would be a guess)."""
-    _core_of().set_padding_value(padValue, dtype)
-
-
-def SetLoadDataRepeat(params: LoadDataRepeatParam) -> None:  # noqa: N802
-    """`SetLoadDataRepeat(LoadDataRepeatParam)` (doc: SetLoadDataRepeat.md)."""
-    _core_of().set_load_data_repeat(params)
-
-
-def SetLoadDataRepeatWithStride(params: LoadDataRepeatParamWithStride) -> None:  # noqa: N802
-    """`SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride)` (950)."""
-    _core_of().set_load_data_repeat(params)
-
-
-def SetLoadDataBoundary(boundaryValue: int) -> None:  # noqa: N802,N803
-    """`SetLoadDataBoundary(boundaryValue)` (A2/A3; doc: SetLoadDataBoundary.md)."""
-    _core_of().set_load_data_boundary(boundaryValue)
-
-
-def Fill(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
-    """`Fill(dst, InitConstValueParams)` into L1 / L0A / L0B (doc: Fill.md)."""
-    return _core_of(dst).init_const_value(dst, params)
-
-
-def InitConstValue(dst: LocalTensor, params: InitConstValueParams) -> ExecReport:  # noqa: N802
-    """`InitConstValue(dst, InitConstValueParams)`: Fill's name before CANN 9 (asc-devkit keeps both)."""
-    return _core_of(dst).init_const_value(dst, params, "InitConstValue")
-
-
-def DataCopyPad(dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,  # noqa: N802
-                padParams: DataCopyPadExtParams | None = None, mode: PaddingMode = PaddingMode.Normal  # noqa: N803
-                ) -> ExecReport:
-    """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>)` GM -> L1 (950)."""
-    return _core_of(dst, src).data_copy_pad(dst, src, params, padParams, mode)
-
-
-def SetAtomicAdd(dtype: str) -> None:  # noqa: N802
-    """`SetAtomicAdd<T>()`: pass T as `dtype`."""
-    _core_of().set_atomic_add(dtype)
-
-
-def SetAtomicNone() -> None:  # noqa: N802
-    """`SetAtomicNone()` (renamed DisableDmaAtomic)."""
-    _core_of().set_atomic_none()
-
-
-DisableDmaAtomic = SetAtomicNone
-
-
-def SetFixpipeNz2ndFlag(ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N802,N803
-    """`SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride)` for DataCopy CO1 -> GM with nz2ndEn."""
-    _core_of().set_fixpipe_nz2nd_flag(ndNum, srcNdStride, dstNdStride)
-
-
-def SetFixpipePreQuantFlag(config: int) -> None:  # noqa: N802
-    """`SetFixpipePreQuantFlag(config)`: the scalar quantisation word of DataCopy CO1 -> GM / L1."""
-    _core_of().set_fixpipe_pre_quant_flag(config)
-
-
-def SetFixPipeConfig(*tensors: LocalTensor, isUnitFlag: bool = False) -> None:  # noqa: N802,N803
-    """`SetFixPipeConfig(quantPre)` or `SetFixPipeConfig(reluPre, quantPre)` (tensors in the Fixpipe
-    Buffer)."""
-    if len(tensors) not in (1, 2):
-        raise ParamRangeError(f"SetFixPipeConfig: takes (quantPre) or (reluPre, quantPre), but got "
-                              f"{len(tensors)} tensors")
-    relu, quant = (None, tensors[0]) if len(tensors) == 1 else tensors
-    _core_of(quant).set_fixpipe_config(quant, relu, isUnitFlag)
+__all__ += list(_SPELLINGS)

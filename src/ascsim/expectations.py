@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from .checks import pair
-from .dtypes import to_raw
-from .errors import ParamRangeError
-from .memory import LocalTensor
+from .base.errors import ParamRangeError
+from .machine.checks import pair
+from .machine.dtypes import to_raw
+from .machine.memory import LocalTensor
 
 LAYOUTS = ("nd", "zz", "nz", "zn", "fmap")
 R0 = 16
@@ -325,7 +325,7 @@ def expect(tensor: LocalTensor, layout: str, of: Any, rows: Any = None, cols: An
 
 
 def _decoded(dt, raw: np.ndarray) -> np.ndarray:
-    from .dtypes import from_raw
+    from .machine.dtypes import from_raw
 
     return np.asarray(from_raw(dt, raw), dtype=np.float64)
 

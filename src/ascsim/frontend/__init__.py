@@ -7,7 +7,7 @@ Layers: `source` (preprocessing, locations) -> `syntax` (tree-sitter) -> `progra
 
 from __future__ import annotations
 
-from ..lazy import lazy_getattr
+from ..base.lazy import lazy_getattr
 
 # loaded on first use (PEP 562): `ascsim --help` builds its parser from `frontend.options` alone
 _WHERE = {"FrontendError": "source", "Input": "kernel", "Kernel": "kernel", "KernelRun": "kernel",

@@ -23,8 +23,8 @@ from typing import Any
 
 from .. import ascendc
 from .. import params as P
-from ..errors import NotImplementedFeature
-from ..memory import LocalTensor
+from ..base.errors import NotImplementedFeature
+from ..machine.memory import LocalTensor
 from ..scenario import struct_types
 from .cvalues import FLOAT as _FLOAT
 from .cvalues import INT32 as _INT

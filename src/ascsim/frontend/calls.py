@@ -13,10 +13,10 @@ import numpy as np
 from tree_sitter import Node
 
 from .. import ascendc
-from ..errors import HazardWarning, NotImplementedFeature
-from ..memory import LocalTensor, memory_of
-from ..plan import ExecReport
-from ..sync import Access, Call, call_accesses, instruction_pipe
+from ..base.errors import HazardWarning, NotImplementedFeature
+from ..engine.record import ExecReport
+from ..engine.sync import Access, Call, call_accesses, instruction_pipe
+from ..machine.memory import LocalTensor, memory_of
 from . import api as A
 from .cells import UNINIT, Scope, TraceCall, first_line, show
 from .cvalues import BOOL, INT32, SCALARS, UINT32, UINT64, Num, TypeVal, convert, scalar_type

@@ -8,8 +8,8 @@ from typing import Any
 
 from tree_sitter import Node
 
-from ..memory import LocalTensor
-from ..plan import ExecReport
+from ..engine.record import ExecReport
+from ..machine.memory import LocalTensor
 from . import api as A
 from .cvalues import Num, TypeVal
 from .program import ClassDef, FuncDef

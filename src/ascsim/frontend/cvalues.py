@@ -7,7 +7,8 @@ truncating division, two's-complement wrap on conversion to a narrower or unsign
 LP64 (`long` and `size_t` are 64 bits), as the bisheng device compiler's.
 
 Types used as values (template arguments, `sizeof(T)`, `IsSameType<T, U>`) are `TypeVal`s: a scalar C type,
-an element type of ascsim (`half`, `int4b_t`, `fp8_e8m0_t`, ... — `ascsim.dtypes`), a class of the kernel,
+an element type of ascsim (`half`, `int4b_t`, `fp8_e8m0_t`, ... — `ascsim.machine.dtypes`), a class of the
+kernel,
 or an Ascend C API type (`LocalTensor<half>`, `TQue<TPosition::A1, 1>`, a params struct).
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ..dtypes import DType, get_dtype
+from ..machine.dtypes import DType, get_dtype
 
 
 @dataclass(frozen=True)

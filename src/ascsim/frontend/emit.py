@@ -18,18 +18,16 @@ Running it through the front-end reproduces `ascsim run` of the scenario byte fo
 from __future__ import annotations
 
 import dataclasses
-import json
-import math
-from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import NotImplementedFeature
-from ..memory import LocalTensor
-from ..sync import call_accesses
+from ..base.errors import NotImplementedFeature
+from ..engine.sync import call_accesses
+from ..machine.memory import LocalTensor
+from ..scenario.writer import to_toml
 from .kernel import KernelRun
 
 _TENSOR_KEYS = ("dst", "src", "src_mx", "idx", "a", "b", "c", "bias")
@@ -187,103 +185,6 @@ def write_scenario(run: KernelRun, path: str | Path) -> Path:
 # -- a minimal TOML writer for the scenario schema -------------------------------------------------------
 
 
-def toml_value(v: Any) -> str:
-    """One value in TOML: booleans, ints, floats (nan / inf), strings, arrays and inline tables."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, str):  # JSON's escapes are TOML basic-string escapes; TOML also wants DEL escaped
-        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key_str(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
-    raise NotImplementedFeature(f"--emit-scenario: cannot write {v!r} to TOML")
-
-
-def _comment(line: str) -> str:
-    """A comment's text without the control characters a TOML comment may not hold (shown as \\xNN)."""
-    return "".join(f"\\x{ord(c):02x}" if (ord(c) < 32 and c != "\t") or ord(c) == 127 else c for c in line)
-
-
-def _key_str(k: str) -> str:
-    return k if k.replace("_", "").isalnum() else toml_value(k)
-
-
-def to_toml(doc: dict, header: str | None = None, notes: dict[str, str] | None = None,
-            value: Callable[[Any], str] = toml_value) -> str:
-    """A scenario document (the parsed TOML's tables: description, chip, strict, tensors, steps, expect,
-    save) as TOML text (docs/scenarios.md): `header` as leading comment lines (by default the description),
-    `notes` as comments on tensor tables, every value written by `value`. The one scenario writer: the C++
-    front-end's `--emit-scenario`, the planner and `ascsim port` all use it."""
-    text = doc.get("description", "") if header is None else header
-    out = [f"# {_comment(ln)}" if ln else "#" for ln in text.splitlines()]
-    out += [f"{k} = {value(doc[k])}" for k in ("description", "chip", "strict") if k in doc]
-    out.append("")
-    for name, t in doc.get("tensors", {}).items():
-        note = (notes or {}).get(name)
-        out.append(f"[tensors.{name}]" + (f"  # {_comment(note)}" if note else ""))
-        out += [f"{_key_str(k)} = {value(v)}" for k, v in t.items()]
-        out.append("")
-    for table in ("steps", "expect"):
-        for s in doc.get(table, []):
-            out.append(f"[[{table}]]")
-            out += [f"{_key_str(k)} = {value(v)}" for k, v in s.items()]
-            out.append("")
-    if doc.get("save"):
-        out.append("[save]")
-        out += [f"{_key_str(k)} = {value(v)}" for k, v in doc["save"].items()]
-    return "\n".join(out) + "\n"
-
-
 # -- scenario -> kernel -----------------------------------------------------------------------------------
 
 
-def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:
-    """A complete kernel running the scenario's steps (the `ascsim cpp` statements) — for the round trip
-    and for pasting into a real kernel."""
-    from ..cpp import step_to_cpp
-    from ..scenario import build
-
-    run = build(sc)
-    gm = [n for n, t in sc.tensors.items() if t.position == "GM"]
-    seeded = [n for n, t in sc.tensors.items() if t.position != "GM" and t.init is not None]
-    params = ", ".join(f"GM_ADDR {n}_addr" for n in gm) or "void"
-    lines = [
-        f"// {sc.path.name}: {sc.description}" if sc.description else f"// {sc.path.name}",
-        f"// chip: {sc.chip}; GM parameters: {', '.join(f'{n}_addr' for n in gm) or 'none'} (bind with --gm "
-        "NAME=FILE); a scenario's steps run one after another, hence a PipeBarrier<PIPE_ALL> after each",
-        *(
-            [f"// on-chip tensors with initial data (Kernel.run(preload=...)): {', '.join(seeded)}"]
-            if seeded
-            else []
-        ),
-        f'extern "C" __global__ __aicore__ void {entry}({params})',
-        "{",
-    ]
-    for n, spec in sc.tensors.items():
-        t = run.tensors[n]
-        ty = spec.dtype.name
-        if spec.position == "GM":
-            lines.append(f"    AscendC::GlobalTensor<{ty}> {n};")
-            lines.append(f"    {n}.SetGlobalBuffer((__gm__ {ty}*){n}_addr, {spec.length});")
-        else:
-            lines.append(
-                f"    AscendC::LocalTensor<{ty}> {n}(AscendC::TPosition::{spec.position}, {t.offset}, "
-                f"{spec.length});"
-            )
-    for i, step in enumerate(sc.steps):
-        lines.append(f"    // [{i}] {step.call}")
-        lines.append("    {")
-        lines += [f"        {ln}" for ln in step_to_cpp(sc, i).splitlines()]
-        lines.append("    }")
-        lines.append("    AscendC::PipeBarrier<PIPE_ALL>();")
-    lines.append("}")
-    return "\n".join(lines) + "\n"

@@ -17,10 +17,10 @@ from typing import Any
 from tree_sitter import Node
 
 from .. import params as P
+from ..base.errors import AscsimError, NotImplementedFeature
 from ..core import Core
-from ..errors import AscsimError, NotImplementedFeature
-from ..memory import LocalTensor
-from ..sync import SyncChecker, SyncError
+from ..engine.sync import SyncChecker, SyncError
+from ..machine.memory import LocalTensor
 from . import api as A
 from .calls import ApiCalls, dtype_type
 from .cells import (

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from ..chips import get_chip
+from ..base.errors import AscsimError
 from ..core import Core
-from ..dtypes import DType, from_bytes, get_dtype
-from ..errors import AscsimError
-from ..sync import SyncChecker, SyncReport
+from ..engine.sync import SyncChecker, SyncReport
+from ..machine.chips import get_chip
+from ..machine.dtypes import DType, from_bytes, get_dtype
 from .cvalues import BOOL, Num, TypeVal, literal
 from .interp import Interp, Scope, TraceCall, Var
 from .program import FuncDef, Program, collect, declarator_name

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..dtypes import DType
-from ..errors import AscsimError
-from ..memory import LocalTensor, Memory, memory_of
+from ..base.errors import AscsimError
+from ..machine.dtypes import DType
+from ..machine.memory import LocalTensor, Memory, memory_of
 
 #: GM layout: buffer alignment and the guard gap after each bound buffer.
 GM_ALIGN = 512

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pcpp import Action, OutputDirective, Preprocessor
 
-from ..errors import AscsimError
+from ..base.errors import AscsimError
 
 #: Qualifiers erased before parsing (they select address spaces / core types, which the front-end
 #: infers: an entry's pointer parameters are GM, every function runs on the one simulated core).

@@ -42,14 +42,19 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
-from ..coerce import show
-from ..core import Core, checked_pad_pattern
-from ..dtypes import decode, to_raw
-from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
-from ..layouts import align, cdiv
-from ..memory import LocalTensor
+from ..base import coerce
+from ..base.coerce import show
+from ..base.diagnostics import basis_on, doc_conflict
+from ..base.errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError, cpp_rejects
+from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
+from ..engine.cache import PLANS
+from ..engine.plan import PAD, Plan
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.dtypes import decode, to_raw
+from ..machine.layouts import align, cdiv
+from ..machine.memory import LocalTensor
 from ..params import (
     DataCopyCO12DstParams,
     DataCopyExtParams,
@@ -59,8 +64,8 @@ from ..params import (
     Nd2NzParams,
     PaddingMode,
 )
-from ..plan import PAD, PLANS, ExecReport, Plan, basis_on, doc_conflict
 from .fixpipe import data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
+from .registers import checked_pad_pattern
 
 U32 = 2**32 - 1
 
@@ -77,7 +82,7 @@ _PLAIN_TYPES = frozenset({"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
 # ==================================================================================================
 
 
-def data_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: object, *,
+def data_copy(core: CoreState, dst: LocalTensor, src: LocalTensor, params: object,
               enable_small_c0: bool = False) -> ExecReport:
     """`DataCopy(dst, src, params)`, dispatching like the C++ overloads on the params type and the tensors'
     physical memories: GM->L1 with a count, DataCopyParams, Nd2NzParams or Dn2NzParams
@@ -114,7 +119,7 @@ DOC_GM_L1 = "the doc page forbids this: {page}; ascsim reading: divergence C25"
 CXX_ND2NZ = "the C++ API rejects this: CheckNd2NzParamsCommon"
 
 
-def copy_key(instr: str, core: Core, dst: LocalTensor, src: LocalTensor, params: object, *extra: object
+def copy_key(instr: str, core: CoreState, dst: LocalTensor, src: LocalTensor, params: object, *extra: object
              ) -> tuple | None:
     """The prepared-call key of a copy: the operands' memories and dtypes, the params (a count, or a
     struct's cached key) and `extra` (template flags, registers read); None when the params have none."""
@@ -172,19 +177,21 @@ def _block_copy_call(instr: str, spec: BlockCopySpec, aligns: tuple, **kw: objec
                     run=partial(_run_block_copy, spec), counts=(n, n, 0), **kw)  # type: ignore[arg-type]
 
 
-def _run_block_copy(spec: BlockCopySpec, core: Core, ops) -> None:
+def _run_block_copy(spec: BlockCopySpec, core: CoreState, ops) -> None:
     dst, src = ops[0], ops[1]
     copy_blocks(dst.memory, dst.offset, spec.dst_pitch, src.memory, src.offset, spec.src_pitch, spec.count,
                 spec.block)
 
 
-def _plain_copy(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+def _plain_copy(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                params: DataCopyParams | int) -> ExecReport:
     """DataCopy GM->L1 with a count or DataCopyParams (doc: DataCopy（GMToL1连续/高维切分数据搬运）.md)."""
     key = copy_key("DataCopy", core, dst, src, params)
     return run_call(core, lookup(key, lambda: _prepared_plain(core, dst, src, params)), (dst, src))
 
 
-def _prepared_plain(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
+def _prepared_plain(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                    params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     _gm_to_l1_operands(instr, dst, src)
     chip = core.chip
@@ -216,7 +223,8 @@ def _prepared_plain(core: Core, dst: LocalTensor, src: LocalTensor, params: Data
     return _block_copy_call(instr, spec, aligns)  # gaps >= 0: destination blocks never overlap
 
 
-def _l1_to_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+def _l1_to_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
+              params: DataCopyParams | int) -> ExecReport:
     """DataCopy L1 -> GM with a count or DataCopyParams (doc: DataCopy（L1ToGM连续数据搬运）.md,
     DataCopy（L1ToGM高维切分数据搬运）.md; dav_c220 DataCopyL12GMImpl). The source may carry any L1 TPosition
     (A1 / B1 / C1): the C++ API dispatches on the physical memory. The call reads the atomic-add register
@@ -225,7 +233,8 @@ def _l1_to_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyPa
     return run_call(core, lookup(key, lambda: _prepared_gm(core, dst, src, params)), (dst, src))
 
 
-def _prepared_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
+def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                 params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     core.chip.check("DataCopyL12GM", src.dtype.name, "L1", "GM", instr=instr)
     basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
@@ -262,7 +271,7 @@ def _prepared_gm(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCop
     return prep
 
 
-def _run_atomic_blocks(spec: BlockCopySpec, core: Core, ops) -> None:
+def _run_atomic_blocks(spec: BlockCopySpec, core: CoreState, ops) -> None:
     """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
     Buffer->GM"; `fixpipe._atomic_add`)."""
     from .fixpipe import _atomic_add
@@ -328,14 +337,14 @@ def _plan_nz_copy(spec: NzCopySpec) -> Plan:
                       np.broadcast_to(src, shape), info={"spec": spec})
 
 
-def _nz_copy(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
+def _nz_copy(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
              small_c0: bool) -> ExecReport:
     instr = f"DataCopy{kind}"
     key = copy_key(instr, core, dst, src, p, small_c0.__class__, small_c0)
     return run_call(core, lookup(key, lambda: _prepared_nz(core, dst, src, p, kind, small_c0)), (dst, src))
 
 
-def _prepared_nz(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
+def _prepared_nz(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
                  small_c0: bool) -> Prepared:
     instr = f"DataCopy{kind}"
     nd = kind == "ND2NZ"
@@ -387,7 +396,7 @@ def _prepared_nz(core: Core, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams 
 _BLOCK = np.dtype("V32")  # one 32-byte C0 block as one numpy item (about 2x faster than 16 elements)
 
 
-def _run_nz(spec: NzCopySpec, mats: tuple[int, ...] | None, core: Core, ops) -> None:
+def _run_nz(spec: NzCopySpec, mats: tuple[int, ...] | None, core: CoreState, ops) -> None:
     """ND2NZ / DN2NZ as strided views: (matrix, row, column block, C0) of the source's rows (ND) or
     columns (DN) into the NZ destination, the tail block's missing columns zero-filled. `mats` None =
     every matrix in one copy (their destinations are apart), else the matrices to copy, one by one."""
@@ -484,14 +493,16 @@ def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, uni
                            f"{type(params).__name__} (the C++ API rejects this: no such overload)")
 
 
-def _l1_to_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+def _l1_to_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
+              params: DataCopyParams | int) -> ExecReport:
     """DataCopy C1 -> C2 (doc: DataCopy（L1ToBiasTable-Buffer数据搬运）.md): the bias row Mmad reads, widened
     from half (or bfloat16_t on 950) to float on the way when the types differ."""
     key = copy_key("DataCopyL12BT", core, dst, src, params)
     return run_call(core, lookup(key, lambda: _prepared_bt(core, dst, src, params)), (dst, src))
 
 
-def _prepared_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
+def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                 params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     chip = core.chip
     sdt, ddt = src.dtype, dst.dtype
@@ -534,11 +545,11 @@ def _prepared_bt(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCop
                     run=partial(_run_widen, spec), counts=(count * sblock * ratio, count * sblock, 0))
 
 
-def _conflict(instr: str, rule: str, row: str, core: Core) -> list[str]:
+def _conflict(instr: str, rule: str, row: str, core: CoreState) -> list[str]:
     return [doc_conflict(instr, rule, row, core.strict)]
 
 
-def _run_widen(spec: BlockCopySpec, core: Core, ops) -> None:
+def _run_widen(spec: BlockCopySpec, core: CoreState, ops) -> None:
     """Blocks of half / bfloat16_t widened to float on their way into BT (exact; divergence C21): one
     lookup in the table of every source code's float bits."""
     dst, src = ops[0], ops[1]
@@ -564,14 +575,16 @@ def _widen_table(sdt, ddt) -> np.ndarray:
     return table
 
 
-def _l1_to_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> ExecReport:
+def _l1_to_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
+              params: DataCopyParams | int) -> ExecReport:
     """DataCopy C1 -> C2PIPE2GM (doc: DataCopy（L1ToFixpipe-Buffer数据搬运）.md): the per-column quantisation
     words a vector quantPre reads (SetFixPipeConfig points FPC at them)."""
     key = copy_key("DataCopyL12FB", core, dst, src, params)
     return run_call(core, lookup(key, lambda: _prepared_fb(core, dst, src, params)), (dst, src))
 
 
-def _prepared_fb(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyParams | int) -> Prepared:
+def _prepared_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                 params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     chip = core.chip
     basis_on(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
@@ -611,7 +624,7 @@ def reference_block_copy(count: int, sblock: int, spitch: int, dpitch: int, src:
 # ==================================================================================================
 
 
-def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
+def data_copy_pad(core: CoreState, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
                   pad: DataCopyPadExtParams | None = None, mode: PaddingMode | int = PaddingMode.Normal
                   ) -> ExecReport:
     """`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>)` GM -> L1 (doc:
@@ -619,6 +632,8 @@ def data_copy_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
 
     The call reads the pad register (MOV_PAD_VAL) unless isPad is set, so the prepared-call key holds it
     only then."""
+    mode = coerce.choice("DataCopyPad", "mode", mode, PaddingMode,
+                         cpp_rejects("the PaddingMode template argument"))
     key = None
     if params.__class__ is DataCopyExtParams and (pad is None or pad.__class__ is DataCopyPadExtParams):
         pad_key = None if pad is None else pad.key()
@@ -633,7 +648,7 @@ def _sets_pad(v: object) -> bool:
     return isinstance(v, (bool, int, np.integer, np.bool_)) and v == 1
 
 
-def _prepared_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
+def _prepared_pad(core: CoreState, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
                   pad: DataCopyPadExtParams | None, mode: PaddingMode | int) -> Prepared:
     instr = "DataCopyPad"
     if src.memory.name == "L1" and dst.memory.name == "GM":
@@ -690,7 +705,7 @@ def _prepared_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
         pattern = checked_pad_pattern(instr, dt, pad.paddingValue, "paddingValue",
                                       "the C++ API rejects this: DataCopyPadExtParams<T> holds a T")
 
-        def commit(core: Core) -> None:  # the call writes MOV_PAD_VAL
+        def commit(core: CoreState) -> None:  # the call writes MOV_PAD_VAL
             core.regs.mov_pad = pattern
     else:
         pattern = core.regs.mov_pad  # (in the key)
@@ -708,7 +723,7 @@ def _prepared_pad(core: Core, dst: LocalTensor, src: LocalTensor, params: DataCo
                     counts=(written, count * blen, (written - count * blen) // size))
 
 
-def _run_pad(spec: PadCopySpec, fill: np.ndarray | None, core: Core, ops) -> None:
+def _run_pad(spec: PadCopySpec, fill: np.ndarray | None, core: CoreState, ops) -> None:
     """The data blocks as one strided copy, the pad bytes as strided stores of the pad element."""
     dst, src = ops[0], ops[1]
     if fill is None:

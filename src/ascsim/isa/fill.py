@@ -22,13 +22,17 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, lookup, run_call, strided
-from ..core import Core, checked_pad_pattern
-from ..errors import UnsupportedError
-from ..memory import LocalTensor
+from ..base.diagnostics import basis_on
+from ..base.errors import UnsupportedError
+from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
+from ..engine.cache import PLANS
+from ..engine.plan import PAD, Plan, pad_block
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.memory import LocalTensor
 from ..params import InitConstValueParams
-from ..plan import PAD, PLANS, ExecReport, Plan, basis_on, pad_block
+from .registers import checked_pad_pattern
 
 #: Block size in bytes by physical memory (Fill.md 表3 blockNum).
 BLOCK = {"L1": 32, "L0A": 512, "L0B": 512}
@@ -41,15 +45,15 @@ _MEMORIES = {"ascend950": ("L1",), "training": ("L0A", "L0B")}
 _RANGE = 32767  # repeatTimes, blockNum, dstGap ∈ [0, 32767] (Fill.md 表3; CheckInitConstValueParams)
 
 
-def fill(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str = "Fill") -> ExecReport:
+def fill(core: CoreState, dst: LocalTensor, params: InitConstValueParams, instr: str = "Fill") -> ExecReport:
     """`Fill(dst, InitConstValueParams)` (alias `InitConstValue`, the name before CANN 9). Validation once
-    per call shape (ascsim.boundary); the fill itself is one strided store, no plan."""
+    per call shape (ascsim.engine.boundary); the fill itself is one strided store, no plan."""
     pk = params.key() if isinstance(params, InitConstValueParams) else None
     key = None if pk is None else (instr, core.chip.key, dst.memory.name, dst.dtype.name, pk)
     return run_call(core, lookup(key, lambda: _prepared(core, dst, params, instr)), (dst,))
 
 
-def _prepared(core: Core, dst: LocalTensor, params: InitConstValueParams, instr: str) -> Prepared:
+def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, instr: str) -> Prepared:
     chip = core.chip
     dt = dst.dtype
     mem = dst.memory.name
@@ -100,7 +104,7 @@ def _given(v: object) -> bool:
         return True
 
 
-def _run_fill(rep: int, blocks: int, pitch: int, block: np.ndarray, core: Core, ops) -> None:
+def _run_fill(rep: int, blocks: int, pitch: int, block: np.ndarray, core: CoreState, ops) -> None:
     """Iteration i writes `blocks` copies of the pattern block at byte i*pitch (no overlap: dstGap >= 0)."""
     dst = ops[0]
     np.copyto(strided(dst.memory, dst.offset, (rep, blocks, block.size), (pitch, block.size, 1)), block)

@@ -33,16 +33,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, lookup, run_call, strided
-from ..coerce import show
-from ..core import Core
-from ..dtypes import DType, get_dtype
-from ..errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
-from ..layouts import cdiv
-from ..memory import LocalTensor
+from ..base.coerce import show
+from ..base.diagnostics import basis_on, report_hazards, user_stacklevel
+from ..base.errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
+from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
+from ..engine.cache import PLANS
+from ..engine.plan import Plan
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.dtypes import DType, get_dtype
+from ..machine.layouts import cdiv
+from ..machine.memory import LocalTensor
 from ..params import (
-    CFG_ROW_MAJOR,
     CO2Layout,
     DataCopyCO12DstParams,
     FixpipeConfig,
@@ -51,8 +54,8 @@ from ..params import (
     Nz2DnParams,
     Nz2NdParams,
     QuantMode_t,
+    fixpipe_config,
 )
-from ..plan import PLANS, ExecReport, Plan, basis_on, report_hazards, user_stacklevel
 from . import quant
 
 U32 = 2**32 - 1
@@ -305,8 +308,9 @@ def _check_conversion(instr: str, mode: QuantMode_t, s: DType, d: DType) -> None
 # ==================================================================================================
 
 
-def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParamsV220 | FixpipeParamsArch3510,
-            config: FixpipeConfig | CO2Layout = CFG_ROW_MAJOR, cbuf_workspace: LocalTensor | None = None
+def fixpipe(core: CoreState, dst: LocalTensor, src: LocalTensor,
+            params: FixpipeParamsV220 | FixpipeParamsArch3510,
+            config: FixpipeConfig | CO2Layout | None = None, cbuf_workspace: LocalTensor | None = None
             ) -> ExecReport:
     """`Fixpipe<T, U, config>(dst, src[, cbufWorkspace], intriParams)` L0C (CO1) -> GM or L1
     (doc: Fixpipe（L0C到GM数据搬运）.md, Fixpipe（L0C到L1数据搬运）.md; NZ2ND.md, NZ2NZ.md, NZ2DN.md,
@@ -314,7 +318,8 @@ def fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params: FixpipeParam
 
     Through the call boundary: validated once per call shape and the register state it reads (the atomic
     type for a GM destination, FPC for a vector quantPre without cbufWorkspace); the quant vector itself
-    is data, read on every call."""
+    is data, read on every call. `config` None is the default CFG_ROW_MAJOR."""
+    config = fixpipe_config(INSTR, config)
     ws = cbuf_workspace
     key = None
     pk = params.key() if isinstance(params, (FixpipeParamsV220, FixpipeParamsArch3510)) else None
@@ -334,7 +339,7 @@ def _vector(v: object) -> bool:
         return True
 
 
-def _operand_key(core: Core, dst: LocalTensor, src: LocalTensor, reads_fpc: bool) -> tuple:
+def _operand_key(core: CoreState, dst: LocalTensor, src: LocalTensor, reads_fpc: bool) -> tuple:
     """Operands' memories and dtypes, and the registers the move reads: the atomic type (GM destinations)
     and FPC (a vector quantPre reading the Fixpipe Buffer)."""
     gm = dst.memory.name == "GM"
@@ -342,7 +347,7 @@ def _operand_key(core: Core, dst: LocalTensor, src: LocalTensor, reads_fpc: bool
             core.regs.atomic if gm else None, ("FPC", core.regs.fpc_quant) if reads_fpc else None)
 
 
-def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, config, ws) -> Prepared:
+def _prepared_fixpipe(core: CoreState, dst: LocalTensor, src: LocalTensor, params, config, ws) -> Prepared:
     instr = INSTR
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
@@ -389,7 +394,7 @@ def _prepared_fixpipe(core: Core, dst: LocalTensor, src: LocalTensor, params, co
     nd = _nd_para(instr, params) if fmt == CO2Layout.ROW_MAJOR else None
     scalar = deq if mode in quant.SCALAR else None
 
-    def commit(core: Core) -> None:  # what the C++ Fixpipe writes besides the data: ND_PARA, QUANT_PRE
+    def commit(core: CoreState) -> None:  # what the C++ Fixpipe writes besides the data: ND_PARA, QUANT_PRE
         if nd is not None:
             core.regs.nd_para = nd
         if scalar is not None:
@@ -429,7 +434,7 @@ def _combo(chip, api: str, instr: str, src: LocalTensor, dst: LocalTensor) -> No
     basis_on(lambda: chip.check_combo(api, (src.dtype.name, dst.dtype.name), instr=instr), basis)
 
 
-def _register_api(core: Core, instr: str) -> None:
+def _register_api(core: CoreState, instr: str) -> None:
     basis_on(lambda: core.chip.check(instr, instr=instr), DOC.format(f"{instr}.md 产品支持情况"))
 
 
@@ -508,7 +513,7 @@ class _Job:
     to_l1: bool
 
 
-def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: int | None, staged: bool,
+def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: int | None, staged: bool,
             warns: list[str], commit) -> Prepared:
     """The prepared move: value checks that depend on the call shape and the registers it reads (matrix
     overlap, the scalar word, the atomic type), the extents (arithmetic), the quant vector's source (the
@@ -573,12 +578,12 @@ def _engine(core: Core, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: i
                     counts=(elements * dbytes, elements * 4, 0))
 
 
-def _user_warning(msg: str, core: Core) -> list[str]:
+def _user_warning(msg: str, core: CoreState) -> list[str]:
     warnings.warn(msg, UserWarning, stacklevel=user_stacklevel())
     return []
 
 
-def _hazard(msg: str, core: Core) -> list[str]:
+def _hazard(msg: str, core: CoreState) -> list[str]:
     report_hazards([msg], core.strict)
     return [msg]
 
@@ -591,7 +596,7 @@ class _Call(NamedTuple):
     fb: tuple[int, int] | None
 
 
-def _fb_operand(core: Core, prep: Prepared) -> LocalTensor | None:
+def _fb_operand(core: CoreState, prep: Prepared) -> LocalTensor | None:
     """Operand 3: the Fixpipe Buffer region the call reads (a vector quantPre at FPC) or stages into (the
     cbufWorkspace overload), sized to fit the buffer so that its extent check names any overrun."""
     fb = None if prep.spec is None else prep.spec.fb
@@ -602,7 +607,7 @@ def _fb_operand(core: Core, prep: Prepared) -> LocalTensor | None:
     return LocalTensor(mem, "C2PIPE2GM", off, "uint64_t", max(0, min(fb[1], mem.size - off)) // 8)
 
 
-def _chunk(core: Core, n: int) -> tuple[int, int]:
+def _chunk(core: CoreState, n: int) -> tuple[int, int]:
     """(workspace byte, bytes) of the quant chunk the C++ vector-quant overload leaves in FB at address 0:
     it copies the workspace in chunks (GenFixpipeTiling: n up to 256 columns at once on 2201 / 1024 on
     3510, else 128 / 512) and FB keeps the last one (CopyDeqTensorToFbuf)."""
@@ -613,7 +618,7 @@ def _chunk(core: Core, n: int) -> tuple[int, int]:
 
 
 def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic: str | None, staged: bool,
-         b8: bool, core: Core, ops) -> tuple[int, int, int, list[str]] | None:
+         b8: bool, core: CoreState, ops) -> tuple[int, int, int, list[str]] | None:
     """Gather the L0C matrix through strided views, convert every element, apply the atomic add, store
     through strided views of the destination layout. The quant vector's checks run before any write."""
     spec = job.spec
@@ -717,7 +722,7 @@ def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
 def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
     """old + new in the atomic type: floats exactly summed then rounded to nearest even (IEEE inf / NaN),
     integers saturated (divergences C20)."""
-    from ..dtypes import decode, to_raw
+    from ..machine.dtypes import decode, to_raw
 
     a = decode(dt, old_raw)
     b = decode(dt, new_raw)
@@ -733,7 +738,8 @@ def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarr
 # ==================================================================================================
 
 
-def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> ExecReport:
+def data_copy_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                  p: DataCopyCO12DstParams) -> ExecReport:
     """`DataCopy(dst, src, DataCopyCO12DstParams)` CO1 -> GM / L1 (doc: DataCopy（L0C到GM数据搬运）.md,
     DataCopy（L0C到L1数据搬运）.md): NZ2ND from ND_PARA (SetFixpipeNz2ndFlag), scalar quantisation from
     QUANT_PRE (SetFixpipePreQuantFlag), vector quantisation from the Fixpipe Buffer at FPC
@@ -748,7 +754,7 @@ def data_copy_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
     return run_call(core, prep, (dst, src, None, _fb_operand(core, prep)))
 
 
-def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> Prepared:
+def _prepared_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> Prepared:
     instr = "DataCopy"
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
@@ -793,7 +799,7 @@ def _prepared_l0c(core: Core, dst: LocalTensor, src: LocalTensor, p: DataCopyCO1
 # ==================================================================================================
 
 
-def set_fixpipe_nz2nd_flag(core: Core, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
+def set_fixpipe_nz2nd_flag(core: CoreState, ndNum: int, srcNdStride: int, dstNdStride: int) -> None:  # noqa: N803
     """SetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride) -> ND_PARA (SetFixpipeNz2ndFlag.md 表1/表2)."""
     instr = "SetFixpipeNz2ndFlag"
     _register_api(core, instr)
@@ -809,7 +815,7 @@ def set_fixpipe_nz2nd_flag(core: Core, ndNum: int, srcNdStride: int, dstNdStride
     core.regs.nd_para = (num, src, dst)
 
 
-def set_fixpipe_pre_quant_flag(core: Core, config: int) -> None:
+def set_fixpipe_pre_quant_flag(core: CoreState, config: int) -> None:
     """SetFixpipePreQuantFlag(config) -> QUANT_PRE, the scalar quantisation word
     (SetFixpipePreQuantFlag.md)."""
     instr = "SetFixpipePreQuantFlag"
@@ -818,7 +824,7 @@ def set_fixpipe_pre_quant_flag(core: Core, config: int) -> None:
                                      CXX.format("uint64_t config"))
 
 
-def set_fixpipe_config(core: Core, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
+def set_fixpipe_config(core: CoreState, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
                        is_unit_flag: bool = False) -> None:
     """SetFixPipeConfig([reluPre,] quantPre[, isUnitFlag]): FPC[15:8] = the quant tensor's FB address / 128
     (SetFixPipeConfig.md; dav_c220 SetFixPipeConfigImpl). reluPre is reserved

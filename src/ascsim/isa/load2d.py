@@ -22,10 +22,8 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Prepared, lookup, run_gather
-from ..core import Core
-from ..errors import (
+from ..base.diagnostics import report_hazards, user_stacklevel
+from ..base.errors import (
     BoundsError,
     HazardWarning,
     NotImplementedFeature,
@@ -35,11 +33,15 @@ from ..errors import (
     hw_cannot,
     with_basis,
 )
-from ..layouts import R0
-from ..memory import LocalTensor
+from ..engine.boundary import Prepared, lookup, run_gather
+from ..engine.cache import PLANS
+from ..engine.plan import Plan, UnitPlan
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.layouts import R0
+from ..machine.memory import LocalTensor
 from ..params.load2d import Load2DBitModeParam, LoadData2DParams, LoadData2DParamsV2
-from ..plan import PLANS, ExecReport, Plan, UnitPlan, report_hazards, user_stacklevel
-from . import load_data_overload
 
 FRACTAL_BYTES = 512
 # Address alignment per memory (doc: 矩阵计算输入搬运约束.md 对齐约束; LoadData_2D.md 约束说明).
@@ -57,7 +59,7 @@ def fractal_elems(bits: int) -> int:
 # -- shared validation ---------------------------------------------------------------------------------
 
 
-def check_path(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, dtype_name: str,
+def check_path(core: CoreState, instr: str, api: str, dst: LocalTensor, src: LocalTensor, dtype_name: str,
                same_dtype: bool = True, align: bool = True) -> tuple[str, str]:
     """Positions, dtype agreement, the chip's path/dtype table and (unless a placement checks it)
     address alignment. Returns (src, dst) memory names."""
@@ -128,7 +130,7 @@ def ref_load2d(dst: np.ndarray, src: np.ndarray, bits: int, startIndex: int, rep
                 dst[d * n + e] = src[s * n + e]
 
 
-def _warn_950_lowering(start: int, stride: int, gap: int, core: Core) -> list[str]:
+def _warn_950_lowering(start: int, stride: int, gap: int, core: CoreState) -> list[str]:
     """On 950 the C++ API lowers v1 params to a 2Dv2 instruction (CONCEPTS §4.1 / §9 Q19); where that
     lowering and the documented formula disagree, say so (ascsim models the documented formula)."""
     diffs = []
@@ -163,12 +165,11 @@ def _aligns(s_mem: str, d_mem: str) -> tuple[tuple[int, int, str], ...]:
     return ((1, SRC_ALIGN[s_mem], f"src ({s_mem})"), (0, DST_ALIGN[d_mem], f"dst ({d_mem})"))
 
 
-@load_data_overload(LoadData2DParams)
-def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, _config: object = None,
+def load2d(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, _config: object = None,
            _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
     """`LoadData(dst, src, LoadData2DParams)` (doc: LoadData_2D.md; LoadData（GMToL1-2D矩阵搬运）.md).
 
-    Value checks run once per (chip, path, dtypes, params) and are cached (ascsim.boundary); alignment
+    Value checks run once per (chip, path, dtypes, params) and are cached (ascsim.engine.boundary); alignment
     and bounds are checked per placement (they depend on the tensors' addresses).
     """
     instr = "LoadData2D"
@@ -178,13 +179,13 @@ def load2d(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams, 
     return run_gather(core, lookup(key, lambda: _prepared_load2d(core, instr, dst, src, p)), dst, src)
 
 
-def _report(hazards: tuple[str, ...], core: Core) -> list[str]:
+def _report(hazards: tuple[str, ...], core: CoreState) -> list[str]:
     """Hazards a prepared call reports on every call (strict: raised before any write)."""
     report_hazards(list(hazards), core.strict)
     return list(hazards)
 
 
-def _prepared_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
+def _prepared_load2d(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
                      ) -> Prepared:
     spec, warn950, hazards = _prepare_load2d(core, instr, dst, src, p)
     aligns = _aligns(src.memory.name, dst.memory.name)
@@ -199,7 +200,7 @@ def _prepared_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor,
                     min_dst=(int(spec.dst_fractals().max()) + 1) * FRACTAL_BYTES, aligns=aligns)
 
 
-def _prepare_load2d(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
+def _prepare_load2d(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
                     ) -> tuple[Load2DSpec | None, bool, tuple[str, ...]]:
     f = checks.field  # kernel_struct_mm.h LoadData2DParams member types
     start = f(instr, "startIndex", p.startIndex, 16, ctype="uint16_t")
@@ -346,7 +347,7 @@ def ref_load2d_v2(dst: np.ndarray, src: np.ndarray, bits: int, mStart: int, kSta
 _TRANSPOSE_RULE = {4: ("mStep", 4), 8: ("mStep", 2), 16: ("mStep", 1), 32: ("kStep", 2)}
 
 
-def validate_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
+def validate_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: LocalTensor, v: dict,
                 src_dtype_name: str | None = None) -> Load2DV2Spec | None:
     """Validate a v2-family call (fields already decoded into `v`) into its spec, or None for a NOP.
     Address-independent (alignment and bounds belong to the placement).
@@ -394,7 +395,7 @@ def _units_v2(spec: Load2DV2Spec, instr: str) -> UnitPlan:
                               (spec.kStart + kk) * spec.srcStride + spec.mStart + mm)
 
 
-def _run_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor, p) -> ExecReport:
+def _run_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: LocalTensor, p) -> ExecReport:
     pk = p.key()
     key = None if pk is None else (instr, core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name,
                                    src.dtype.name, pk)
@@ -411,15 +412,14 @@ def _run_v2(core: Core, instr: str, api: str, dst: LocalTensor, src: LocalTensor
     return run_gather(core, lookup(key, prepare), dst, src)
 
 
-@load_data_overload(LoadData2DParamsV2)
-def load2d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData2DParamsV2, _config: object = None,
+def load2d_v2(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData2DParamsV2,
+              _config: object = None,
               _dst_pos: str | None = None, _src_pos: str | None = None) -> ExecReport:
     """`LoadData(dst, src, LoadData2DParamsV2)` (doc: LoadData_2D_V2.md; GMToL1 V2 page)."""
     return _run_v2(core, "LoadData2Dv2", "LoadData2Dv2", dst, src, p)
 
 
-@load_data_overload(Load2DBitModeParam)
-def load2d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load2DBitModeParam,
+def load2d_bitmode(core: CoreState, dst: LocalTensor, src: LocalTensor, bm: Load2DBitModeParam,
                    _config: object = None, dst_pos: str | None = None, src_pos: str | None = None
                    ) -> ExecReport:
     """`LoadData<Dst, Src, T>(dst, src, Load2DBitModeParam)` (doc: LoadData_2D_BitMode.md; 950 only).

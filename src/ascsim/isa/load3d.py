@@ -32,11 +32,8 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Prepared, cached, lookup, run_gather
-from ..core import Core, Fmatrix, _pad_list, checked_pad_pattern
-from ..dtypes import DType
-from ..errors import (
+from ..base.diagnostics import doc_conflict, report_hazards
+from ..base.errors import (
     OverlapError,
     ParamRangeError,
     UnsupportedError,
@@ -45,8 +42,16 @@ from ..errors import (
     hw_cannot,
     with_basis,
 )
-from ..layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
-from ..memory import LocalTensor
+from ..engine.boundary import Prepared, cached, lookup, run_gather
+from ..engine.cache import PLANS
+from ..engine.plan import PAD, Plan, UnitPlan
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.dtypes import DType
+from ..machine.layouts import R0, align, cdiv, channel_groups, fmap_l1_offset, nz_offset, zz_offset
+from ..machine.memory import LocalTensor
+from ..machine.registers import Fmatrix
 from ..params import (
     IS_RESER_LOAD3D_DEFAULT_CONFIG,
     IsResetLoad3dConfig,
@@ -55,8 +60,7 @@ from ..params import (
     LoadData3DParamsV2,
     LoadData3DParamsV2Pro,
 )
-from ..plan import PAD, PLANS, ExecReport, Plan, UnitPlan, doc_conflict, report_hazards
-from . import load_data_overload
+from .registers import checked_pad_list, checked_pad_pattern, commit_load3d_registers
 
 # Allowed channelSize remainders below one C0 group (doc: LoadData_3D.md channelsize_constraint).
 SMALL_CHANNELS = {32: (4,), 16: (4, 8), 8: (4, 8, 16), 4: (8, 16, 32)}
@@ -373,7 +377,7 @@ def _tensor_checks(instr: str, dst: LocalTensor, src: LocalTensor, align: bool =
         checks.aligned(instr, "dst (L0)", dst, 512, checks.ALIGNMENT)
 
 
-def _target(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, en_transpose: bool) -> _Target:
+def _target(core: CoreState, instr: str, api: str, dst_mem: str, dtype: DType, en_transpose: bool) -> _Target:
     """Check dtype/path support and transpose validity on this chip; choose the destination layout."""
     core.chip.check(api, dtype.name, "L1", dst_mem, instr=instr)
     nz = core.chip.l0a_format == "NZ"
@@ -525,7 +529,7 @@ class _Prepared:
     hazards: tuple[str, ...] = ()  # HazardWarning each call
 
 
-def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DType, p,
+def _prepare_v2_family(core: CoreState, instr: str, api: str, dst_mem: str, dtype: DType, p,
                        banks: tuple[Fmatrix, Fmatrix], names: dict[str, str]
                        ) -> tuple[Img2colSpec | None, str, list[tuple[str, str]]]:
     """Validate a v2 / v2Pro / BitMode call (struct decoded into V2-style fields) into its plan spec
@@ -568,7 +572,7 @@ def _prepare_v2_family(core: Core, instr: str, api: str, dst_mem: str, dtype: DT
     return spec, "right" if right else "left", conflicts
 
 
-def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare,
+def _run(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple | None, prepare,
          *args: object) -> ExecReport:
     """Look up (or validate and add) the prepared call for `key`, then run it through the boundary.
 
@@ -584,23 +588,23 @@ def _run(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, key: tuple 
     return run_gather(core, prep, dst, src, core.regs.boundary)
 
 
-def _conflict(instr: str, rule: str, row: str, core: Core) -> list[str]:
+def _conflict(instr: str, rule: str, row: str, core: CoreState) -> list[str]:
     return [doc_conflict(instr, rule, row, core.strict)]
 
 
-def _hazards(hazards: tuple[str, ...], core: Core) -> list[str]:
+def _hazards(hazards: tuple[str, ...], core: CoreState) -> list[str]:
     report_hazards(list(hazards), core.strict)
     return list(hazards)
 
 
-def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
+def _prepared(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
     _tensor_checks(instr, dst, src, align=False)
     pp: _Prepared = prepare()
     fm_w, pad_w = pp.writes
     commit = None
     if fm_w is not None or pad_w is not None:
-        def commit(core: Core) -> None:  # the C++ API writes the registers the call carries
-            core._commit_load3d_registers(fm_w, pad_w)
+        def commit(core: CoreState) -> None:  # the C++ API writes the registers the call carries
+            commit_load3d_registers(core, fm_w, pad_w)
     warn: list = [partial(_conflict, instr, rule, row) for rule, row in pp.conflicts]
     if pp.hazards:
         warn.append(partial(_hazards, pp.hazards))
@@ -620,7 +624,7 @@ def _prepared(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, prepar
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
 
 
-def _nop_hazard(instr: str, bank: str, core: Core) -> list[str]:
+def _nop_hazard(instr: str, bank: str, core: CoreState) -> list[str]:
     """A documented NOP the chip performs silently; most likely the FMATRIX was never set."""
     fm = core.regs.fmatrix_right if bank == "right" else core.regs.fmatrix_left
     if fm.l1H and fm.l1W:
@@ -655,7 +659,7 @@ def _config(instr: str, config: object) -> tuple[bool, bool]:
     return sf, sp
 
 
-def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 | LoadData3DParamsV2,
+def _resolve_registers(core: CoreState, instr: str, dt: DType, p: LoadData3DParamsV1 | LoadData3DParamsV2,
                        sf: bool, sp: bool) -> tuple[Fmatrix, int, tuple[Fmatrix | None, int | None]]:
     """Effective left FMATRIX and pad pattern, and what the call writes (IsResetLoad3dConfig isSetFMatrix /
     isSetPadding = sf / sp): the struct's l1H/l1W/padList go to the left bank (the C++ API's
@@ -664,7 +668,7 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     if sf:
         l1 = cpp_rejects("CheckLoadData3dParams: ASC_MAX_LOAD3D_L1")
         fm = Fmatrix(checks.in_range(instr, "l1H", p.l1H, 0, 32767, l1),
-                     checks.in_range(instr, "l1W", p.l1W, 0, 32767, l1), _pad_list(instr, p.padList))
+                     checks.in_range(instr, "l1W", p.l1W, 0, 32767, l1), checked_pad_list(instr, p.padList))
     if sp:
         pad_w = checked_pad_pattern(instr, dt, p.padValue)
     eff_fm = fm if fm is not None else core.regs.fmatrix_left
@@ -672,7 +676,7 @@ def _resolve_registers(core: Core, instr: str, dt: DType, p: LoadData3DParamsV1 
     return eff_fm, eff_pad, (fm, pad_w)
 
 
-def _key(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple | None,
+def _key(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple | None,
          reads_fmatrix: bool = True, reads_padding: bool = True) -> tuple | None:
     """The prepared-call key of a Load3D call: operands, params, and the register state the call reads
     (only that: a call that carries its own FMATRIX / pad value does not miss the cache because an
@@ -685,7 +689,7 @@ def _key(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, pk: tuple |
             r.repeat)
 
 
-def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+def _run_v2(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
             config: IsResetLoad3dConfig | None) -> ExecReport:
     """A LoadData3DParamsV2 call (`instr` is also its chip-table API key): FMATRIX / PADDING from the
     struct or the registers as IsResetLoad3dConfig says, then the v2 checks and plan."""
@@ -696,7 +700,7 @@ def _run_v2(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadD
     return _run(core, instr, dst, src, key, _prepare_v2, core, instr, dst, p, sf, sp)
 
 
-def _prepare_v2(core: Core, instr: str, dst: LocalTensor, p: LoadData3DParamsV2, sf: bool, sp: bool
+def _prepare_v2(core: CoreState, instr: str, dst: LocalTensor, p: LoadData3DParamsV2, sf: bool, sp: bool
                 ) -> _Prepared:
     fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
     spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
@@ -711,15 +715,14 @@ def _prepare_v2(core: Core, instr: str, dst: LocalTensor, p: LoadData3DParamsV2,
     return _Prepared(spec, pad, writes, bank, tuple(conflicts), hazards)
 
 
-@load_data_overload(LoadData3DParamsV2)
-def load3d_v2(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+def load3d_v2(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
               config: IsResetLoad3dConfig | None = None, _dst_pos: str | None = None,
               _src_pos: str | None = None) -> ExecReport:
     """`LoadData<T, config>(dst, src, LoadData3DParamsV2)` (doc: LoadData_3D.md 表4)."""
     return _run_v2(core, "Load3Dv2", dst, src, p, config)
 
 
-def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
+def load_data_with_stride(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
                           config: IsResetLoad3dConfig | None = None) -> ExecReport:
     """`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950): Load3D v2 whose Nz column stride must
     come from SetLoadDataRepeatWithStride (doc: LoadDataWithStride.md 功能说明 / 约束说明)."""
@@ -732,7 +735,7 @@ def load_data_with_stride(core: Core, dst: LocalTensor, src: LocalTensor, p: Loa
     return _run_v2(core, instr, dst, src, p, config)
 
 
-def _registers_only(core: Core, instr: str, api: str, dst: LocalTensor, p, names: dict[str, str]
+def _registers_only(core: CoreState, instr: str, api: str, dst: LocalTensor, p, names: dict[str, str]
                     ) -> _Prepared:
     """v2Pro / BitMode: FMATRIX and PADDING always come from the registers; nothing is written."""
     spec, bank, conflicts = _prepare_v2_family(core, instr, api, dst.memory.name, dst.dtype, p,
@@ -740,8 +743,7 @@ def _registers_only(core: Core, instr: str, api: str, dst: LocalTensor, p, names
     return _Prepared(spec, core.regs.padding, (None, None), bank, tuple(conflicts))
 
 
-@load_data_overload(LoadData3DParamsV2Pro)
-def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
+def load3d_v2pro(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
                  _config: object = None, _dst_pos: str | None = None, _src_pos: str | None = None
                  ) -> ExecReport:
     """v2Pro: no l1H/l1W/padList/padValue in the struct; they always come from the registers."""
@@ -749,7 +751,7 @@ def load3d_v2pro(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DPa
     return _run(core, instr, dst, src, _key(core, instr, dst, src, p.key()), _prepare_v2pro, core, dst, p)
 
 
-def _prepare_v2pro(core: Core, dst: LocalTensor, p: LoadData3DParamsV2Pro) -> _Prepared:
+def _prepare_v2pro(core: CoreState, dst: LocalTensor, p: LoadData3DParamsV2Pro) -> _Prepared:
     instr = "Load3Dv2Pro"
     for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
         checks.field(instr, word, getattr(p, word), 64, ctype="uint64_t")
@@ -767,8 +769,7 @@ class _BitModeView:
         self.enSmallK = False
 
 
-@load_data_overload(Load3DBitModeParam)
-def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBitModeParam,
+def load3d_bitmode(core: CoreState, dst: LocalTensor, src: LocalTensor, bm: Load3DBitModeParam,
                    _config: object = None, dst_pos: str | None = None, src_pos: str | None = None
                    ) -> ExecReport:
     """`LoadData<Dst, Src>(dst, src, Load3DBitModeParam)` (seed 000; Ascend 950 only).
@@ -782,7 +783,7 @@ def load3d_bitmode(core: Core, dst: LocalTensor, src: LocalTensor, bm: Load3DBit
     return _run(core, instr, dst, src, _key(core, instr, dst, src, bm.key()), _prepare_bitmode, core, dst, bm)
 
 
-def _prepare_bitmode(core: Core, dst: LocalTensor, bm: Load3DBitModeParam) -> _Prepared:
+def _prepare_bitmode(core: CoreState, dst: LocalTensor, bm: Load3DBitModeParam) -> _Prepared:
     return _registers_only(core, "Load3DBitMode", "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES)
 
 
@@ -873,8 +874,7 @@ def _plan_v1(spec: V1Spec) -> Plan:
     return Plan.build("Load3Dv1", spec.bits, np.broadcast_to(dst, src.shape), src, info={"spec": spec})
 
 
-@load_data_overload(LoadData3DParamsV1)
-def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
+def load3d_v1(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
               config: IsResetLoad3dConfig | None = None, _dst_pos: str | None = None,
               _src_pos: str | None = None) -> ExecReport:
     """`LoadData<T, config>(dst, src, LoadData3DParamsV1)` (doc: LoadData_3D.md 表3; training / 310P)."""
@@ -888,7 +888,7 @@ def load3d_v1(core: Core, dst: LocalTensor, src: LocalTensor, p: LoadData3DParam
     return run_gather(core, prep, dst, src, core.regs.boundary * 32)
 
 
-def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
+def _prepared_v1(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
                  sf: bool, sp: bool) -> Prepared:
     cb = cpp_rejects("CheckLoadData3dv1Params")
 
@@ -939,8 +939,8 @@ def _prepared_v1(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, p: 
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
     commit = None
     if fm_w is not None or pad_w is not None:
-        def commit(core: Core) -> None:  # after the execution: a rejected call changes no register
-            core._commit_load3d_registers(fm_w, pad_w)
+        def commit(core: CoreState) -> None:  # after the execution: a rejected call changes no register
+            commit_load3d_registers(core, fm_w, pad_w)
     # the destination extent, arithmetically: repeat r writes fractal r * jumpStride (checked before the plan)
     last = (spec.repeatTime - 1) * spec.jumpStride + 1
     return Prepared(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec), pad=pad,

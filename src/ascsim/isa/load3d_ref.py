@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..chips import ChipProfile, get_chip, memory_of
-from ..dtypes import DType, get_dtype
+from ..machine.chips import ChipProfile, get_chip, memory_of
+from ..machine.dtypes import DType, get_dtype
 
 FRACTAL_ROWS = 16  # "每个分形大小是16×16 ... 16×8 ... 16×32": every A-side fractal has 16 rows
 

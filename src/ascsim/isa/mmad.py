@@ -20,7 +20,7 @@ isBias (the C++ API sends `cmatrixInitVal && !isBias`):
 - initVal false, source true -> C = bias + A.B, bias read from BT.
 With the bias overload the bias TPosition decides the source (C2 -> true, CO1 -> false).
 
-How a call runs (DESIGN.md "one call boundary"; `ascsim.boundary.run_call`): the key (variant, chip,
+How a call runs (DESIGN.md "one call boundary"; `ascsim.engine.boundary.run_call`): the key (variant, chip,
 operand memories and dtypes, the params' cached key, the accumulation mode) finds a `Prepared` call made
 by `validate` — one function for all three APIs, reading the per-API rules from `VARIANTS` — with the
 byte extents of every operand computed arithmetically from (m, k, n, layout). Per placement the boundary
@@ -36,7 +36,8 @@ Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
   exact, see `int_blas_dtype`), the initial value is added in int64, and the result saturates to the C
   type ("对于整数类型只有饱和模式", Mmad.md 约束说明).
 - Floats, `Core(mmad_accumulate="float64")` (default): every element is decoded exactly
-  (`ascsim.dtypes.decode`), the products and their sum are formed in float64 (one float64 BLAS matmul),
+  (`ascsim.machine.dtypes.decode`), the products and their sum are formed in float64 (one float64 BLAS
+  matmul),
   the initial value is added in float64, and the result is rounded once to the C type (round to nearest
   even; IEEE inf/NaN, the non-saturating CTRL[48] mode). Every product of two decoded operands is exact in
   float64. The float64 sum equals the exact sum whenever no partial sum needs more than 53 significant
@@ -79,10 +80,8 @@ from functools import cache, lru_cache, partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, cached, lookup, run_call
-from ..dtypes import DType, decode, get_dtype
-from ..errors import (
+from ..base.diagnostics import basis_on, report_hazards
+from ..base.errors import (
     NotImplementedFeature,
     ParamRangeError,
     UnsupportedError,
@@ -90,10 +89,13 @@ from ..errors import (
     doc_forbids,
     with_basis,
 )
-from ..layouts import R0, align, cdiv, nz_offset, zn_offset, zz_offset
-from ..memory import LocalTensor
+from ..engine.boundary import Extent, Prepared, cached, lookup, run_call
+from ..engine.record import ExecReport
+from ..machine import checks
+from ..machine.dtypes import DType, decode, get_dtype
+from ..machine.layouts import R0, align, cdiv, nz_offset, zn_offset, zz_offset
+from ..machine.memory import LocalTensor
 from ..params import MmadParams
-from ..plan import ExecReport, basis_on, report_hazards
 
 INSTR = "Mmad"
 MAX_MNK = 4095
@@ -446,7 +448,8 @@ def _rounder(name: str) -> Callable[[np.ndarray], np.ndarray]:
 
 @cache
 def _table(name: str, to: str) -> np.ndarray:
-    """Value of every code of a <= 16-bit dtype as `to` (`ascsim.dtypes.decode`, so the same bits as an
+    """Value of every code of a <= 16-bit dtype as `to` (`ascsim.machine.dtypes.decode`, so the same bits as
+    an
     element-wise decode, NaN included): decoding an operand is one gather per call."""
     dt = get_dtype(name)
     t = decode(dt, np.arange(1 << dt.bits)).astype(to)

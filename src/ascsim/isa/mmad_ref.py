@@ -2,7 +2,8 @@
 
 The readable spec the fast executor in `ascsim.isa.mmad` (operand views, table decode, BLAS) is
 property-tested against (tests/test_mmad_fast.py). It shares no code with it: every element is located by
-the doc's offset formula, decoded by `ascsim.dtypes.decode`, and every C element is summed exactly (Python
+the doc's offset formula, decoded by `ascsim.machine.dtypes.decode`, and every C element is summed exactly
+(Python
 integers scaled by 2^1074, so any finite float64 value is an integer) and rounded once — the literal
 definition docs/mmad.md gives (divergences M1, M2, M7):
 
@@ -33,8 +34,8 @@ from functools import cache
 
 import numpy as np
 
-from ..dtypes import decode, get_dtype
-from ..memory import LocalTensor
+from ..machine.dtypes import decode, get_dtype
+from ..machine.memory import LocalTensor
 from ..params import MmadParams
 
 #: MmadWithSparse.md 表2 (矩阵A选择过滤规则表): (index 0, index 1) -> elements of the group the two dense
@@ -60,7 +61,7 @@ def _code(t: LocalTensor, i: int) -> int:
 
 @cache
 def _values(name: str) -> list:
-    """Value of every code of a <= 16-bit dtype (`ascsim.dtypes.decode`)."""
+    """Value of every code of a <= 16-bit dtype (`ascsim.machine.dtypes.decode`)."""
     dt = get_dtype(name)
     return decode(dt, np.arange(1 << dt.bits)).tolist()
 

@@ -18,28 +18,18 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
-from ..core import Core
-from ..errors import (
-    UnsupportedError,
-    cpp_rejects,
-    with_basis,
-)
-from ..layouts import R0, cdiv
-from ..memory import LocalTensor
+from ..base.errors import UnsupportedError, cpp_rejects, with_basis
+from ..engine.boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
+from ..engine.cache import PLANS
+from ..engine.plan import Plan, run_units
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.layouts import R0, cdiv
+from ..machine.memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
-from ..plan import PLANS, ExecReport, Plan, run_units
-from .load2d import (
-    DST_ALIGN,
-    FRACTAL_BYTES,
-    SRC_ALIGN,
-    Load2DV2Spec,
-    _units_v2,
-    plan_load2d_v2,
-    validate_v2,
-)
+from .load2d import DST_ALIGN, FRACTAL_BYTES, SRC_ALIGN, Load2DV2Spec, _units_v2, plan_load2d_v2, validate_v2
 from .mmad import VARIANTS, MmadSpec, decode_codes, reader, region
 from .mmad import call as mmad_call
 
@@ -90,13 +80,14 @@ def ref_mx_scales(dst: np.ndarray, src: np.ndarray, xStartPosition: int, yStartP
             dst[d : d + 32] = src[s : s + 32]
 
 
-def mx_tensor(core: Core, t: LocalTensor) -> LocalTensor:
+def mx_tensor(core: CoreState, t: LocalTensor) -> LocalTensor:
     """The scale buffer region that belongs to an L0A/L0B tensor: address / 16, length bytes / 16."""
     mem = core.memory(t.memory.name + "_MX")
     return LocalTensor(mem, mem.name, t.offset // MX_RATIO, "fp8_e8m0_t", t.nbytes // MX_RATIO)
 
 
-def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor) -> None:
+def _check_types(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor,
+                 src_mx: LocalTensor) -> None:
     t, u = src.dtype.name, dst.dtype.name
     # dav_3510 LoadData2DL12L0ACal [srcMx]: static_assert on (U, T); srcMx is a LocalTensor<fp8_e8m0_t>
     sa = cpp_rejects("static_assert in dav_3510 LoadData2DL12L0ACal [LoadData2DMxParams]")
@@ -117,7 +108,7 @@ def _check_types(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
     core.chip.check("Load2DMX", "fp8_e8m0_t", "L1", dst.memory.name + "_MX", instr=instr)
 
 
-def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
+def load_data_mx(core: CoreState, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
                  params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> ExecReport:
     """`LoadData(dst, src, srcMx, LoadData2DParamsV2, LoadData2DMxParams)` (Load2DMX / Load2Dv2MX).
 
@@ -137,7 +128,7 @@ def load_data_mx(core: Core, dst: LocalTensor, src: LocalTensor, src_mx: LocalTe
     return run_call(core, prep, (dst, src, src_mx, None if prep.run is None else mx_tensor(core, dst)))
 
 
-def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
+def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
                  params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> Prepared:
     core.chip.check("Load2DMX", instr=instr)
     _check_types(core, instr, dst, src, src_mx)
@@ -184,7 +175,8 @@ def _prepared_mx(core: Core, instr: str, dst: LocalTensor, src: LocalTensor, src
     return prep
 
 
-def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: Core, ops) -> None:
+def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: CoreState,
+            ops) -> None:
     dst, src = ops[0], ops[1]
     if data is not None and data.transpose:  # the squares' element moves, as one gather
         run_units(prep.units(), dst, src)
@@ -246,11 +238,12 @@ def _mx_extras(spec: MmadSpec) -> list[tuple[Extent, int]]:
             (Extent(5, 0, int(scale_offset(n - 1, last, k)) + 1, False, "scaleB (L0B_MX)"), n * k // 32)]
 
 
-def _mx_ops(core: Core, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor, LocalTensor]:
+def _mx_ops(core: CoreState, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor,
+                                                                                      LocalTensor]:
     return mx_tensor(core, a), mx_tensor(core, b)
 
 
-def mmad_mx(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
+def mmad_mx(core: CoreState, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams,
             bias: LocalTensor | None = None) -> ExecReport:
     """`MmadMx(dst, fm, filter[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md).
 

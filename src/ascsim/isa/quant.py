@@ -28,8 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..dtypes import DType, to_raw
-from ..errors import NotImplementedFeature, ParamRangeError
+from ..base.errors import NotImplementedFeature, ParamRangeError
+from ..machine.dtypes import DType, to_raw
 from ..params import QuantMode_t
 
 M1_MASK = 0xFFFFE000  # bits [31:13]: the (1, 8, 10) float the hardware multiplies by

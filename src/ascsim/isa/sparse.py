@@ -35,14 +35,16 @@ from functools import partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, copy_blocks, lookup, run_call
-from ..core import Core
-from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, with_basis
-from ..layouts import R0, cdiv
-from ..memory import LocalTensor
+from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, with_basis
+from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call
+from ..engine.cache import PLANS
+from ..engine.plan import Plan
+from ..engine.record import ExecReport
+from ..engine.state import CoreState
+from ..machine import checks
+from ..machine.layouts import R0, cdiv
+from ..machine.memory import LocalTensor
 from ..params import LoadData2DParams, MmadParams
-from ..plan import PLANS, ExecReport, Plan
 from .mmad import VARIANTS, MmadSpec, reader, region
 from .mmad import call as mmad_call
 
@@ -184,13 +186,13 @@ class _Pair(tuple):
         return sum(p.nbytes for p in self)
 
 
-def index_buffer_tensor(core: Core, l0b: LocalTensor, length: int) -> LocalTensor:
+def index_buffer_tensor(core: CoreState, l0b: LocalTensor, length: int) -> LocalTensor:
     """The sparse-index-buffer view that belongs to L0B tensor `l0b`: byte offset = L0B offset / 4
     (CONCEPTS §9 Q24: the docs give no address; the official example uses offset 0 for both)."""
     return LocalTensor(core.memory("SPARSE_IDX"), "SPARSE_IDX", l0b.offset // IDX_RATIO, "uint8_t", length)
 
 
-def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor,
+def load_data_with_sparse(core: CoreState, dst: LocalTensor, src: LocalTensor, idx: LocalTensor,
                           params: LoadData2DParams) -> ExecReport:
     """`LoadDataWithSparse(dst, src, idx, loadDataParam)` (doc: LoadDataWithSparse.md).
 
@@ -211,7 +213,8 @@ def load_data_with_sparse(core: Core, dst: LocalTensor, src: LocalTensor, idx: L
     return run_call(core, prep, (dst, src, idx, idx_dst))
 
 
-def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTensor, params: LoadData2DParams
+def _prepared_load(core: CoreState, dst: LocalTensor, src: LocalTensor, idx: LocalTensor,
+                   params: LoadData2DParams
                    ) -> Prepared:
     core.chip.check(LOAD, instr=LOAD)
     # LoadDataWithSparseImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
@@ -247,7 +250,7 @@ def _prepared_load(core: Core, dst: LocalTensor, src: LocalTensor, idx: LocalTen
                     run=partial(_run_load, start, rep), counts=(n, n, 0))
 
 
-def _run_load(start: int, rep: int, core: Core, ops) -> None:
+def _run_load(start: int, rep: int, core: CoreState, ops) -> None:
     dst, src, idx, idx_dst = ops
     copy_blocks(dst.memory, dst.offset, 0, src.memory, src.offset + start * B_FRACTAL, 0, 1, rep * B_FRACTAL)
     copy_blocks(idx_dst.memory, idx_dst.offset, 0, idx.memory, idx.offset + start * IDX_FRACTAL, 0, 1,
@@ -324,11 +327,11 @@ def _sparse_extras(spec: MmadSpec) -> list[tuple[Extent, int]]:
     return [(Extent(4, 0, _index_bytes(spec), False, "sparse index buffer"), spec.b_rows * spec.n // 4)]
 
 
-def _sparse_ops(core: Core, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor]:
+def _sparse_ops(core: CoreState, spec: MmadSpec, a: LocalTensor, b: LocalTensor) -> tuple[LocalTensor]:
     return (index_buffer_tensor(core, b, _index_bytes(spec)),)
 
 
-def mmad_with_sparse(core: Core, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams
+def mmad_with_sparse(core: CoreState, c: LocalTensor, a: LocalTensor, b: LocalTensor, params: MmadParams
                      ) -> ExecReport:
     """`MmadWithSparse(dst, fm, filter, mmadParams)` (doc: Mmad计算/MmadWithSparse.md).
 

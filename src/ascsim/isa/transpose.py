@@ -23,10 +23,11 @@ HazardWarning naming the colliding writes (strict: HazardError; divergence T9).
 Positions are physical memories (divergence P2): the source is any L1 tensor (A1 or B1 — template libraries
 tag every L1 buffer A1), the destination L0A or L0B; which dtypes each destination takes is the chip's.
 
-`load_data_with_transpose` goes through the call boundary (`ascsim.boundary.run_call`): validation once
+`load_data_with_transpose` goes through the call boundary (`ascsim.engine.boundary.run_call`): validation once
 per call shape (the prepared call holds the fractal walk, its extents computed arithmetically, and the
 overlap hazard), then a square-at-a-time executor (`_Squares`) that never builds an element plan. The
-element-level `Plan` (`plan_transpose`, provenance for explain/draw; `ascsim.plan.execute` runs it to the
+element-level `Plan` (`plan_transpose`,
+                      provenance for explain/draw; `ascsim.engine.plan.execute` runs it to the
 same bytes) is built only when a report's `plan` is asked for; `ref_load_data_with_transpose` is the slow
 reference written as loops straight from the doc text.
 """
@@ -39,12 +40,15 @@ from functools import lru_cache, partial
 
 import numpy as np
 
-from .. import checks
-from ..boundary import Extent, Prepared, lookup, run_call
-from ..errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
-from ..memory import LocalTensor
+from ..base.diagnostics import report_hazards
+from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from ..engine.boundary import Extent, Prepared, lookup, run_call
+from ..engine.cache import PLANS
+from ..engine.plan import Plan
+from ..engine.record import ExecReport
+from ..machine import checks
+from ..machine.memory import LocalTensor
 from ..params import LoadData2dTransposeParams, LoadData2dTransposeParamsV2
-from ..plan import PLANS, ExecReport, Plan, report_hazards
 
 INSTR = "LoadDataWithTranspose"
 U16 = 65535
@@ -253,7 +257,7 @@ def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Pre
 
 
 class _Squares:
-    """The square-at-a-time executor of one call shape (same result as `ascsim.plan.execute` of the
+    """The square-at-a-time executor of one call shape (same result as `ascsim.engine.plan.execute` of the
     element plan; tests/test_transpose.py checks both agree).
 
     Why not the generic executor: a transpose cannot coarsen past one element (a nibble for b4), so a

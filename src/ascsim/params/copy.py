@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .. import coerce
-from ..errors import ParamRangeError, cpp_rejects
-from .load3d import _Struct
+from ..base import coerce
+from ..base.errors import ParamRangeError, cpp_rejects
+from .base import Struct
 
 
 @dataclass
-class DataCopyParams(_Struct):
+class DataCopyParams(Struct):
     """DataCopy GM->L1 in blocks. blockLen, srcStride (gap), dstStride (gap) in 32-B DataBlocks."""
 
     blockCount: int = 1
@@ -53,7 +53,7 @@ class DataCopyParams(_Struct):
 
 
 @dataclass
-class Nd2NzParams(_Struct):
+class Nd2NzParams(Struct):
     """ND2NZ. src strides in elements, dstNzC0Stride/dstNzNStride in 32 B, dstNzMatrixStride in elements.
     b4 types give every value in b8 units (doc 约束说明)."""
 
@@ -68,7 +68,7 @@ class Nd2NzParams(_Struct):
 
 
 @dataclass
-class Dn2NzParams(_Struct):
+class Dn2NzParams(Struct):
     """DN2NZ (950). nValue = DN columns (NZ rows), dValue = DN rows (NZ columns); units as Nd2NzParams."""
 
     dnNum: int = 0
@@ -155,7 +155,7 @@ def fixpipe_config(instr: str, config: object) -> FixpipeConfig:
 
 
 @dataclass
-class FixpipeParamsV220(_Struct):
+class FixpipeParamsV220(Struct):
     """Fixpipe L0C->GM/L1, arch 2201 (表4). srcStride in C0_Size (16 L0C elements); dstStride in 32 B
     (NZ2NZ) or elements (NZ2ND); srcNdStride in 16*C0_Size; dstNdStride in elements. Positional order =
     the C++ constructors (kernel_struct_fixpipe.h)."""
@@ -179,7 +179,7 @@ FixpipeParamsM300 = FixpipeParamsV220
 
 
 @dataclass
-class Nz2NdParams(_Struct):
+class Nz2NdParams(Struct):
     """TransformParams<ROW_MAJOR> of FixpipeParamsArch3510 (表3). srcNdStride in C0_SIZE."""
 
     ndNum: int = 1
@@ -188,7 +188,7 @@ class Nz2NdParams(_Struct):
 
 
 @dataclass
-class Nz2DnParams(_Struct):
+class Nz2DnParams(Struct):
     """TransformParams<COLUMN_MAJOR> of FixpipeParamsArch3510 (表3). Strides in C0_SIZE / elements."""
 
     dnNum: int = 1
@@ -198,7 +198,7 @@ class Nz2DnParams(_Struct):
 
 
 @dataclass
-class FixpipeParamsArch3510(_Struct):
+class FixpipeParamsArch3510(Struct):
     """Fixpipe L0C->GM, arch 3510 / Ascend 950 (表3). dstStride is in elements for every layout; `params`
     holds Nz2NdParams (CFG_ROW_MAJOR), Nz2DnParams (CFG_COLUMN_MAJOR) or None (CFG_NZ / defaults)."""
 
@@ -243,7 +243,7 @@ class FixpipeParamsC310(FixpipeParamsArch3510):
 
 
 @dataclass
-class DataCopyCO12DstParams(_Struct):
+class DataCopyCO12DstParams(Struct):
     """`DataCopy(dst, src, DataCopyCO12DstParams)` CO1 -> GM / L1 (DataCopy（L0C到GM数据搬运）.md 表3).
     Positional
     order = the C++ constructor (nSize, mSize, dstStride, srcStride, quantPre, reluPre, channelSplit,
@@ -271,7 +271,7 @@ class PaddingMode(IntEnum):
 
 
 @dataclass
-class DataCopyExtParams(_Struct):
+class DataCopyExtParams(Struct):
     """DataCopyPad blocks (表3): blockLen and srcStride (end-to-start gap, may be negative) in bytes,
     dstStride (gap) in 32-B blocks; rsv reserved."""
 
@@ -283,7 +283,7 @@ class DataCopyExtParams(_Struct):
 
 
 @dataclass
-class DataCopyPadExtParams(_Struct):
+class DataCopyPadExtParams(Struct):
     """DataCopyPad padding (表4): isPad (false = the pad register's previous value), left/right padding in
     elements (at most 32 B each), paddingValue (a T value or `ascsim.Bits`)."""
 

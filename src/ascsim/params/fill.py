@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .load3d import _Struct
+from .base import Struct
 
 
 @dataclass
-class InitConstValueParams(_Struct):
+class InitConstValueParams(Struct):
     """`InitConstValueParams<T>{repeatTimes, blockNum, dstGap, initValue}`.
 
     blockNum / dstGap count 32-B blocks in L1 and 512-B blocks in L0A/L0B; on the Atlas training series and

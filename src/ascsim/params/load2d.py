@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import coerce
-from ..errors import cpp_rejects
-from .load3d import _add_accessors, _ConfigWords, _hex, _Struct
+from ..base import coerce
+from ..base.errors import cpp_rejects
+from .base import ConfigWords, Struct, hex_word, with_accessors
 
 
 @dataclass
-class LoadData2DParams(_Struct):
+class LoadData2DParams(Struct):
     """LoadData 2D (doc: LoadData_2D.md 表2). Units are 512-B fractals."""
 
     startIndex: int = 0
@@ -28,7 +28,7 @@ class LoadData2DParams(_Struct):
 
 
 @dataclass
-class LoadData2DParamsV2(_Struct):
+class LoadData2DParamsV2(Struct):
     """LoadData 2D v2 (950; doc: LoadData_2D_V2.md 表3): m in 16-row units, k in 32-B units,
     strides in 512-B fractals."""
 
@@ -43,7 +43,7 @@ class LoadData2DParamsV2(_Struct):
 
 
 @dataclass
-class LoadData2dTransposeParams(_Struct):
+class LoadData2dTransposeParams(Struct):
     """LoadDataWithTranspose (doc: LoadDataWithTranspose.md 表3; seed 002)."""
 
     startIndex: int = 0
@@ -55,7 +55,7 @@ class LoadData2dTransposeParams(_Struct):
 
 
 @dataclass
-class LoadData2dTransposeParamsV2(_Struct):
+class LoadData2dTransposeParamsV2(Struct):
     """LoadDataWithTranspose V2 (Atlas 350 / 950; doc: LoadDataWithTranspose.md 表4)."""
 
     startIndex: int = 0
@@ -68,7 +68,7 @@ class LoadData2dTransposeParamsV2(_Struct):
 
 
 @dataclass
-class LoadData2DMxParams(_Struct):
+class LoadData2DMxParams(Struct):
     """MX scale part of Load2DMX (doc: LoadData_2D_MX.md 表3; seed 003). Strides in 32 B."""
 
     xStartPosition: int = 0
@@ -91,8 +91,8 @@ LOAD2D_BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
 }
 
 
-@_add_accessors
-class Load2DBitModeParam(_ConfigWords):
+@with_accessors
+class Load2DBitModeParam(ConfigWords):
     """config0/config1 words plus ifTranspose (doc: LoadData_2D_BitMode.md 表3-表6; 950 only).
 
     `Load2DBitModeParam(LoadData2DParamsV2(...))` packs a V2 struct (sid is dropped);
@@ -130,7 +130,7 @@ class Load2DBitModeParam(_ConfigWords):
         return hash(self.key())
 
     def __repr__(self) -> str:
-        return (f"Load2DBitModeParam(config0={_hex(self.config0)}, config1={_hex(self.config1)}, "
+        return (f"Load2DBitModeParam(config0={hex_word(self.config0)}, config1={hex_word(self.config1)}, "
                 f"ifTranspose={self.ifTranspose!r})")
 
 

@@ -9,101 +9,13 @@ their bit widths here because that is where a value would be truncated.
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass, field, fields
-from typing import TypeVar
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import coerce
-from ..errors import ParamRangeError, cpp_rejects, hw_cannot
-
-
-def _key_of(v: object) -> object:
-    """One field value as a cache-key item: the exact bits the hardware would see. Floats are keyed by
-    their bit pattern (-0.0 != 0.0, NaN payloads differ), numpy / ml_dtypes scalars by dtype name and
-    bytes, int subclasses (`Bits`, IntEnum members) by type and value (Bits(0x3C00) is a bit pattern, the
-    int 15360 a value); ints and bools as themselves (C++ takes a bool as 0 / 1); nested structs by their
-    own key; None as None (an optional member left empty). Anything else (str, arrays, dicts, Fraction,
-    ...) raises TypeError: such a call is validated uncached, and validation names the bad value."""
-    t = v.__class__
-    if t is int or t is bool:
-        return v
-    if t is float:
-        return ("f", struct.pack("<d", v))
-    if isinstance(v, np.generic):
-        return (v.dtype.name, v.tobytes())
-    if t is list or t is tuple:
-        return tuple([_key_of(x) for x in v])  # type: ignore[attr-defined]
-    if isinstance(v, int):  # an enum (QuantMode_t) or a Bits pattern: the class decides what the int means
-        return (t.__qualname__, int(v))
-    if v is None:  # an optional member left empty (FixpipeParamsArch3510.params)
-        return None
-    if isinstance(v, _Struct):  # a nested struct (its own cached key; `key` re-checks it on every call)
-        k = v.key()
-        if k is None:
-            raise TypeError(f"no cache key for a field of {t.__name__}")
-        return (t.__qualname__, k)
-    raise TypeError(f"no cache key for {t.__name__}")
-
-
-def _same(v: object, snap: object) -> bool:
-    """Does a list / nested-struct field still hold what its snapshot (`_live`) recorded?"""
-    return v == snap if v.__class__ is list else _live(v) == snap
-
-
-def _live(v: object) -> object:
-    """The snapshot of a field that can change in place: a list's copy, a nested struct's key."""
-    return v.key() if isinstance(v, _Struct) else list(v)  # type: ignore[call-overload]
-
-
-class _Key(tuple):
-    """A params key: a tuple that computes its hash once (it sits inside every cache key of a call)."""
-
-    def __hash__(self) -> int:
-        d = self.__dict__
-        h = d.get("h")
-        if h is None:
-            h = d["h"] = tuple.__hash__(self)
-        return h
-
-
-class _Struct:
-    """Base of the dataclass structs: C++-like mutable fields plus a cached, flat cache key."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)  # (honours property setters such as DataCopyParams.srcGap)
-        self.__dict__.pop("_k", None)  # any assignment invalidates the cached key
-
-    def key(self) -> tuple | None:
-        """Flat, hashable snapshot of the field values (the bits the hardware would see); None when a
-        field holds a value no key can represent (the call is then validated uncached).
-
-        Cached on the struct (the same key object comes back until a field changes, so cache lookups
-        compare it by identity): an assignment clears it; list fields (padList), which can change in
-        place, are compared with the snapshot on every call."""
-        d = self.__dict__
-        k = d.get("_k")
-        if k is not None:
-            key, lists, snap = k
-            for n, v in zip(lists, snap, strict=True):
-                if not _same(d[n], v):
-                    break
-            else:
-                return key
-        try:
-            items = [(n, _key_of(v)) for n, v in d.items() if n != "_k"]
-        except TypeError:
-            return None
-        # fields that can change without an assignment to this struct: lists (padList, changed in place)
-        # and nested structs (FixpipeParamsArch3510.params): compared with the snapshot on every call
-        lists = tuple(n for n, v in d.items() if v.__class__ is list or isinstance(v, _Struct))
-        key = _Key(v for _, v in items)
-        d["_k"] = (key, lists, [_live(d[n]) for n in lists])
-        return key
-
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+from ..base import coerce
+from ..base.errors import ParamRangeError, cpp_rejects
+from .base import ConfigWords, Struct, bits_of, config_word, hex_word, with_accessors, with_field
 
 
 def _pads() -> list[int]:
@@ -122,7 +34,7 @@ def pad_list(instr: str, pads: object) -> list:
 
 
 @dataclass
-class IsResetLoad3dConfig(_Struct):
+class IsResetLoad3dConfig(Struct):
     """Template argument of Load3D v1/v2: does the call write FMATRIX / PADDING itself."""
 
     isSetFMatrix: bool = True
@@ -133,7 +45,7 @@ IS_RESER_LOAD3D_DEFAULT_CONFIG = IsResetLoad3dConfig(True, True)
 
 
 @dataclass
-class LoadData3DParamsV1(_Struct):
+class LoadData3DParamsV1(Struct):
     """Load3D v1 (Atlas training / inference AI Core). doc: LoadData_3D.md 表3."""
 
     padList: list[int] = field(default_factory=_pads)
@@ -158,7 +70,7 @@ class LoadData3DParamsV1(_Struct):
 
 
 @dataclass
-class LoadData3DParamsV2(_Struct):
+class LoadData3DParamsV2(Struct):
     """Load3D v2. doc: LoadData_3D.md 表4; defaults per kernel_struct_mm.h (strides/filters/dilations 1)."""
 
     padList: list[int] = field(default_factory=_pads)
@@ -183,104 +95,8 @@ class LoadData3DParamsV2(_Struct):
     fMatrixCtrl: bool = False
 
 
-def _field(word: int, lo: int, width: int, value: object, name: str, owner: str) -> int:
-    """`word` with bit field [lo, lo + width) set to `value` (ParamRangeError if it is no integer or too
-    wide for the field)."""
-    v = coerce.as_int(value)
-    if v is None or not 0 <= v < (1 << width):
-        raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
-                              f"but got {coerce.show(value)} ({hw_cannot(f'{width}-bit field')})")
-    mask = ((1 << width) - 1) << lo
-    return (word & ~mask) | (v << lo)
-
-
-def _word(owner: str, name: str, value: object) -> int:
-    """A uint64_t config word (ParamRangeError if it is no integer or does not fit)."""
-    v = coerce.as_int(value)
-    if v is None or not 0 <= v <= _U64:
-        raise ParamRangeError(f"{owner}: {name} must fit in 64 bits, but got {coerce.show(value)} "
-                              f"({cpp_rejects('uint64_t field')})")
-    return v
-
-
-def _get(word: int, lo: int, width: int) -> int:
-    return (word >> lo) & ((1 << width) - 1)
-
-
-_U64 = (1 << 64) - 1
-
-
-def _hex(word: object) -> str:
-    """A config word for a repr (a word assigned a non-integer shows as itself)."""
-    v = coerce.as_int(word)
-    return f"0x{v:016x}" if v is not None and 0 <= v <= _U64 else coerce.show(word)
-
-
-class _ConfigWords(_Struct):
-    """Shared body of the bit-mode params: u64 words config0/config1 holding the named bit fields of
-    `FIELDS` (name -> (word, low bit, width)); `Set<Field>` / `Get<Field>` come from `_add_accessors`."""
-
-    FIELDS: dict[str, tuple[int, int, int]] = {}
-
-    def _set_words(self, config0: int, config1: int) -> None:
-        owner = type(self).__name__
-        self.config0, self.config1 = _word(owner, "config0", config0), _word(owner, "config1", config1)
-
-    def words(self) -> tuple[int, int]:
-        """(config0, config1) checked: a word assigned directly (`p.config0 = ...`) is validated here."""
-        owner = type(self).__name__
-        return _word(owner, "config0", self.config0), _word(owner, "config1", self.config1)
-
-    def set(self, name: str, value: int) -> None:
-        """Write bit field `name` (ParamRangeError if `value` does not fit its width)."""
-        word, lo, width = self.FIELDS[name]
-        attr = ("config0", "config1")[word]
-        setattr(self, attr, _field(self.words()[word], lo, width, value, name, type(self).__name__))
-
-    def get(self, name: str) -> int:
-        """Read bit field `name`."""
-        word, lo, width = self.FIELDS[name]
-        return _get(self.words()[word], lo, width)
-
-    def GetConfig0(self) -> int:  # noqa: N802 - C++ spelling
-        return self.config0
-
-    def GetConfig1(self) -> int:  # noqa: N802 - C++ spelling
-        return self.config1
-
-    def SetConfig0(self, config0: int) -> None:  # noqa: N802 - C++ spelling (kernel_operator_mm_bitmode_intf.h)
-        self._set_words(config0, self.config1)
-
-    def SetConfig1(self, config1: int) -> None:  # noqa: N802 - C++ spelling
-        self._set_words(self.config0, config1)
-
-    def as_dict(self) -> dict:
-        words = self.words()
-        return {name: _get(words[w], lo, width) for name, (w, lo, width) in self.FIELDS.items()}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, type(self)):
-            return False
-        k = self.key()  # None for a word no key can hold: such a struct equals nothing
-        return k is not None and k == other.key()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the C++ struct
-
-
-_W = TypeVar("_W", bound=type[_ConfigWords])
-
-
-def _add_accessors(cls: _W) -> _W:
-    """The C++ accessors of every bit field: kExtension -> SetKExtension(v) / GetKExtension()."""
-    for name in cls.FIELDS:
-        suffix = name[0].upper() + name[1:]
-        setattr(cls, "Set" + suffix, lambda self, v, _n=name: self.set(_n, v))
-        setattr(cls, "Get" + suffix, lambda self, _n=name: self.get(_n))
-    return cls
-
-
 @dataclass
-class LoadData3DParamsV2Pro(_Struct):
+class LoadData3DParamsV2Pro(Struct):
     """Load3D v2Pro: the window and filter packed in two u64 words. doc: LoadData_3D.md 表5."""
 
     channelSize: int = 0
@@ -293,59 +109,59 @@ class LoadData3DParamsV2Pro(_Struct):
     filterConfig: int = 0x10101010101
 
     def _ext(self) -> int:
-        return _word("LoadData3DParamsV2Pro", "extConfig", self.extConfig)
+        return config_word("LoadData3DParamsV2Pro", "extConfig", self.extConfig)
 
     def _filter(self) -> int:
-        return _word("LoadData3DParamsV2Pro", "filterConfig", self.filterConfig)
+        return config_word("LoadData3DParamsV2Pro", "filterConfig", self.filterConfig)
 
     # extConfig = mStartPt<<48 | kStartPt<<32 | mExtension<<16 | kExtension (16 bits each)
     @property
     def kExtension(self) -> int:
-        return _get(self._ext(), 0, 16)
+        return bits_of(self._ext(), 0, 16)
 
     @property
     def mExtension(self) -> int:
-        return _get(self._ext(), 16, 16)
+        return bits_of(self._ext(), 16, 16)
 
     @property
     def kStartPt(self) -> int:
-        return _get(self._ext(), 32, 16)
+        return bits_of(self._ext(), 32, 16)
 
     @property
     def mStartPt(self) -> int:
-        return _get(self._ext(), 48, 16)
+        return bits_of(self._ext(), 48, 16)
 
     # filterConfig = dilH<<40 | dilW<<32 | filterH<<24 | filterW<<16 | strideH<<8 | strideW (8 bits each)
     @property
     def strideW(self) -> int:
-        return _get(self._filter(), 0, 8)
+        return bits_of(self._filter(), 0, 8)
 
     @property
     def strideH(self) -> int:
-        return _get(self._filter(), 8, 8)
+        return bits_of(self._filter(), 8, 8)
 
     @property
     def filterW(self) -> int:
-        return _get(self._filter(), 16, 8)
+        return bits_of(self._filter(), 16, 8)
 
     @property
     def filterH(self) -> int:
-        return _get(self._filter(), 24, 8)
+        return bits_of(self._filter(), 24, 8)
 
     @property
     def dilationFilterW(self) -> int:
-        return _get(self._filter(), 32, 8)
+        return bits_of(self._filter(), 32, 8)
 
     @property
     def dilationFilterH(self) -> int:
-        return _get(self._filter(), 40, 8)
+        return bits_of(self._filter(), 40, 8)
 
     @staticmethod
     def pack_ext(kExtension: int, mExtension: int, kStartPt: int = 0, mStartPt: int = 0) -> int:
         w = 0
         for lo, name, v in ((0, "kExtension", kExtension), (16, "mExtension", mExtension),
                             (32, "kStartPt", kStartPt), (48, "mStartPt", mStartPt)):
-            w = _field(w, lo, 16, v, name, "LoadData3DParamsV2Pro.extConfig")
+            w = with_field(w, lo, 16, v, name, "LoadData3DParamsV2Pro.extConfig")
         return w
 
     @staticmethod
@@ -355,7 +171,7 @@ class LoadData3DParamsV2Pro(_Struct):
         for lo, name, v in ((0, "strideW", strideW), (8, "strideH", strideH), (16, "filterW", filterW),
                             (24, "filterH", filterH), (32, "dilationFilterW", dilationFilterW),
                             (40, "dilationFilterH", dilationFilterH)):
-            w = _field(w, lo, 8, v, name, "LoadData3DParamsV2Pro.filterConfig")
+            w = with_field(w, lo, 8, v, name, "LoadData3DParamsV2Pro.filterConfig")
         return w
 
     @classmethod
@@ -385,8 +201,8 @@ BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
     "channelSize": (1, 48, 16),
 }
 
-@_add_accessors
-class Load3DBitModeParam(_ConfigWords):
+@with_accessors
+class Load3DBitModeParam(ConfigWords):
     """config0/config1 words with a getter/setter per bit field (seed 000; 950 only).
 
     Built from a LoadData3DParamsV2 it keeps the window, filter and channel fields and drops
@@ -406,7 +222,7 @@ class Load3DBitModeParam(_ConfigWords):
             self._set_words(src, config1)
 
     def __repr__(self) -> str:
-        return f"Load3DBitModeParam(config0={_hex(self.config0)}, config1={_hex(self.config1)})"
+        return f"Load3DBitModeParam(config0={hex_word(self.config0)}, config1={hex_word(self.config1)})"
 
 
 # SetFMatrixBitModeParams config0 bit fields (SetFmatrixBitMode.md 表3): l1H [15:0], l1W [31:16],
@@ -417,7 +233,7 @@ FMATRIX_BITMODE_FIELDS: dict[str, tuple[int, int]] = {
 }
 
 
-class SetFMatrixBitModeParams(_Struct):
+class SetFMatrixBitModeParams(Struct):
     """`SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)` (950; SetFmatrixBitMode.md): the FMATRIX
     register as one packed word. Built from a LoadData3DParamsV2 it takes l1H, l1W and padList (the doc's
     reading; the C++ constructor is reported not to copy padList, CONCEPTS §9 Q9)."""
@@ -429,18 +245,18 @@ class SetFMatrixBitModeParams(_Struct):
             self.SetL1W(src.l1W)
             self.SetPadList(src.padList)
         elif src is not None:
-            self.config0 = _word("SetFMatrixBitModeParams", "config0", src)
+            self.config0 = config_word("SetFMatrixBitModeParams", "config0", src)
 
     def _set(self, name: str, value: int) -> None:
         lo, width = FMATRIX_BITMODE_FIELDS[name]
-        self.config0 = _field(self._word(), lo, width, value, name, "SetFMatrixBitModeParams")
+        self.config0 = with_field(self._word(), lo, width, value, name, "SetFMatrixBitModeParams")
 
     def _word(self) -> int:
-        return _word("SetFMatrixBitModeParams", "config0", self.config0)
+        return config_word("SetFMatrixBitModeParams", "config0", self.config0)
 
     def get(self, name: str) -> int:
         lo, width = FMATRIX_BITMODE_FIELDS[name]
-        return _get(self._word(), lo, width)
+        return bits_of(self._word(), lo, width)
 
     def SetL1H(self, v: int) -> None:  # noqa: N802
         self._set("l1H", v)
@@ -457,17 +273,17 @@ class SetFMatrixBitModeParams(_Struct):
 
     def as_dict(self) -> dict:
         word = self._word()
-        return {name: _get(word, lo, width) for name, (lo, width) in FMATRIX_BITMODE_FIELDS.items()}
+        return {name: bits_of(word, lo, width) for name, (lo, width) in FMATRIX_BITMODE_FIELDS.items()}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SetFMatrixBitModeParams) and self.config0 == other.config0
 
     def __repr__(self) -> str:
-        return f"SetFMatrixBitModeParams(config0={_hex(self.config0)})"
+        return f"SetFMatrixBitModeParams(config0={hex_word(self.config0)})"
 
 
 @dataclass
-class LoadDataRepeatParam(_Struct):
+class LoadDataRepeatParam(Struct):
     """SetLoadDataRepeat. dstStride exists on 950 only (doc: SetLoadDataRepeat.md 表2)."""
 
     repeatStride: int = 0
@@ -477,7 +293,7 @@ class LoadDataRepeatParam(_Struct):
 
 
 @dataclass
-class LoadDataRepeatParamWithStride(_Struct):
+class LoadDataRepeatParamWithStride(Struct):
     """SetLoadDataRepeatWithStride (950)."""
 
     repeatStride: int = 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .load3d import _Struct
+from .base import Struct
 
 
 @dataclass
-class MmadParams(_Struct):
+class MmadParams(Struct):
     """Mmad. Constructor order (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB) plus the
     keyword fields of kernel_struct_mm.h. doc: Mmad.md 表4."""
 

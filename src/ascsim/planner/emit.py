@@ -6,63 +6,19 @@ very data."""
 
 from __future__ import annotations
 
-import dataclasses
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..dtypes import to_bytes
+from ..machine.dtypes import to_bytes
+from ..scenario.writer import scenario_toml
 from .program import Program
-
-
-def plain(v: Any) -> Any:
-    """A value as TOML-ready Python: enum members by name, numpy scalars as numbers, params structs (nested
-    ones too) as scenario tables."""
-    if isinstance(v, Enum):
-        return v.name
-    if isinstance(v, np.generic):
-        return v.item()
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return plain(struct_table(v))
-    if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    return v
-
-
-def toml_value(v: Any) -> str:
-    """One value in TOML (the C++ front-end's scenario writer, after `plain`)."""
-    from ..frontend.emit import toml_value as write  # one TOML value writer for every emitted scenario
-
-    return write(plain(v))
-
-
-def struct_table(p: Any) -> dict[str, Any]:
-    """A params struct as a scenario table {type = NAME, field = value, ...}: the fields that differ from the
-    C++ default (omitted fields take it, docs/scenarios.md)."""
-    out: dict[str, Any] = {"type": type(p).__name__}
-    default = type(p)()
-    for f in dataclasses.fields(p):
-        v = getattr(p, f.name)
-        if v != getattr(default, f.name) or f.name in ("padList",):
-            out[f.name] = v
-    return out
 
 
 def _ref(ref: tuple[str, int]) -> Any:
     name, index = ref
     return name if not index else {"tensor": name, "index": index}
-
-
-def scenario_toml(doc: dict, header: str = "", notes: dict[str, str] | None = None) -> str:
-    """A scenario document as TOML text (`frontend.emit.to_toml`), its values made TOML-ready by `plain`,
-    `header` as leading comment lines and `notes` as comments on tensor tables."""
-    from ..frontend.emit import to_toml
-
-    return to_toml(doc, header, notes, toml_value)
 
 
 def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
@@ -107,8 +63,8 @@ def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], re
                ) -> dict[str, Path]:
     """Write plan.toml, data/<tensor>.bin (the bytes of the GM inputs for `inputs`), plan.cpp (a complete
     kernel whose GM parameters are <tensor>_addr) and report.txt into out_dir; returns the paths by kind."""
-    from ..frontend.emit import scenario_kernel
     from ..scenario import load_scenario
+    from ..scenario.cpp import scenario_kernel
 
     out = Path(out_dir)
     (out / "data").mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,8 @@ L1 -> L0 move needs an in-fractal transpose follows 矩阵计算输入搬运约�
   enTranspose for a transposed A;
 - load2dv2: LoadData2DParamsV2 (950), one call per tile, ifTranspose when needed (LoadData_2D_V2.md).
 
-Which load is legal for (chip, dtype, side, transposed) is derived from the chip tables (`ascsim.chips`,
+Which load is legal for (chip, dtype, side,
+                         transposed) is derived from the chip tables (`ascsim.machine.chips`,
 which cite LoadData_2D.md / LoadDataWithTranspose.md / LoadData_3D.md 数据类型 and 约束说明) plus the
 structural rules of 表5 (a transpose-free move cannot use LoadDataWithTranspose; Load3D into L0B always
 transposes its window, so a B stored transposed cannot use it).
@@ -39,9 +40,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..chips import ChipProfile
-from ..dtypes import DType
-from ..layouts import R0, align, cdiv, channel_groups
+from ..machine.chips import ChipProfile
+from ..machine.dtypes import DType
+from ..machine.layouts import R0, align, cdiv, channel_groups
 from ..params import (
     DataCopyParams,
     FixpipeParamsArch3510,

@@ -6,20 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..chips import ChipProfile
-from ..dtypes import DType
-from ..errors import NotImplementedFeature
-from ..layouts import align, channel_groups
-from .movers import (
-    FmapBlock,
-    MatrixBlock,
-    block_length,
-    copy_block,
-    fmap_copy,
-    load3d_tile,
-    load_a,
-    load_b,
-)
+from ..base.errors import NotImplementedFeature
+from ..machine.chips import ChipProfile
+from ..machine.dtypes import DType
+from ..machine.layouts import align, channel_groups
+from .movers import FmapBlock, MatrixBlock, block_length, copy_block, fmap_copy, load3d_tile, load_a, load_b
 from .program import Call
 from .schedule import Block
 

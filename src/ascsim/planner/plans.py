@@ -10,12 +10,12 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ..base.errors import AscsimError, ParamRangeError
 from ..core import Core
-from ..dtypes import DType, get_dtype
-from ..errors import AscsimError, ParamRangeError
-from ..layouts import R0, align
-from ..memory import LocalTensor
-from ..plan import ExecReport
+from ..engine.record import ExecReport
+from ..machine.dtypes import DType, get_dtype
+from ..machine.layouts import R0, align
+from ..machine.memory import LocalTensor
 from .movers import API, gran
 from .problems import ConvProblem, MatmulProblem, fmap_gm, matrix_gm, weights_to_b
 from .program import Program

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..checks import pair
-from ..dtypes import DType, from_raw, get_dtype, to_raw
-from ..errors import NotImplementedFeature, ParamRangeError
-from ..layouts import align, channel_groups, chw_to_fmap_l1
+from ..base.errors import NotImplementedFeature, ParamRangeError
+from ..machine.checks import pair
+from ..machine.dtypes import DType, from_raw, get_dtype, to_raw
+from ..machine.layouts import align, channel_groups, chw_to_fmap_l1
 
 
 def rounded(dt: DType, x: np.ndarray) -> np.ndarray:
@@ -92,7 +92,7 @@ class MatmulProblem:
         a, b = rounded(dt, inputs["a"]), rounded(dt, inputs["b"])
         bias = np.asarray(inputs["bias"]) if self.bias else np.zeros(self.n)
         if self.quant:
-            from ..flows_quant import quant_matmul_reference  # 随路量化.md DEQF16, written from the doc
+            from ..flows.quant import quant_matmul_reference  # 随路量化.md DEQF16, written from the doc
 
             return quant_matmul_reference(a, b, bias.astype(np.int64), self.scale).astype(np.float64)
         return a @ b + bias

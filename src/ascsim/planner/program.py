@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..core import Core
-from ..dtypes import DType
-from ..memory import LocalTensor
-from ..plan import ExecReport
+from ..engine.record import ExecReport
+from ..machine.dtypes import DType
+from ..machine.memory import LocalTensor
 
 #: Pipe of each call (the queue it issues on in an Ascend C kernel; Ascend C 同步控制: MTE2 = GM->L1,
 #: MTE1 = L1->L0A/L0B/BT, M = the cube, FIX = L0C->GM).

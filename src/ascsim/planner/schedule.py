@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
-from ..layouts import R0
+from ..machine.layouts import R0
 from .movers import bias_bt_copy, bias_gm_copy, fixpipe_call, mmad_call
 from .program import Call, Program
 

@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ..chips import ChipProfile, get_chip
-from ..dtypes import DType, get_dtype
-from ..errors import AscsimError, ParamRangeError, UnsupportedError
-from ..layouts import R0, align, cdiv
+from ..base.errors import AscsimError, ParamRangeError, UnsupportedError
+from ..machine.chips import ChipProfile, get_chip
+from ..machine.dtypes import DType, get_dtype
+from ..machine.layouts import R0, align, cdiv
 from .movers import API, PREFERENCE, fmap_slice_aligned, gran, legal_loads, why_illegal
 from .operands import FmapOperand, MatrixOperand
 from .problems import ConvProblem, MatmulProblem, acc_type
@@ -354,7 +354,7 @@ def bias_length(n: int) -> int:
 
 
 def deq_word(scale: float) -> int:
-    from ..flows_quant import deq_word as word  # 随路量化.md 表1: the scale's float32 bits, M1 field
+    from ..flows.quant import deq_word as word  # 随路量化.md 表1: the scale's float32 bits, M1 field
 
     return word(scale)
 

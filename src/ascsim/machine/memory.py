@@ -1,0 +1,294 @@
+"""Byte-addressed on-chip memories and the tensors that view them.
+
+A `Memory` is a flat uint8 buffer named after the physical buffer (L1, L0A, ...). A `LocalTensor` is
+(memory, TPosition, byte offset, dtype, length) exactly like `AscendC::LocalTensor<T>`: `t[i]` is the
+tensor that starts `i` elements further on, as in C++ (doc: 数据结构/LocalTensor).
+
+GM is one `GlobalMemory` per Core: a single byte space in which every global tensor is a view, so two
+tensors over the same addresses alias and a read just past a tensor lands in GM, as on the device
+(docs/divergences.md G1-G3).
+"""
+
+from __future__ import annotations
+
+import mmap
+import sys
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..base import coerce
+from ..base.errors import AlignmentError, BoundsError, ParamRangeError, UnsupportedError, did_you_mean
+from .chips import TPOSITION_TO_MEMORY
+from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, to_bytes
+
+#: Byte written into fresh on-chip memory so untouched bytes stand out (0xCDCD is -23.2 in half,
+#: -1.4e-8 in float, -51 in int8).
+MARKER = 0xCD
+
+#: Bytes past the end of every memory's backing buffer, invisible to tensors: the executor parks the pad
+#: pattern there so a plan's pad units are just more indices of its one gather (docs: DESIGN, speed).
+SPARE = 32
+
+#: TPosition -> physical memory on every chip ascsim models (asc-devkit kernel_event.h GetPhyType).
+POSITION_MEMORY: Mapping[str, str] = TPOSITION_TO_MEMORY
+
+
+def memory_of(position: str) -> str:
+    """The physical memory behind a TPosition name."""
+    try:
+        return POSITION_MEMORY[position]
+    except (KeyError, TypeError):  # TypeError: an unhashable value
+        hint = position_hint(position) if isinstance(position, str) else ""
+        raise UnsupportedError(
+            f"TPosition {coerce.show(position)} is not modelled{hint}; known: {', '.join(POSITION_MEMORY)}"
+        ) from None
+
+
+def position_hint(position: object) -> str:
+    """A memory name given where a TPosition goes ("L0A" -> A2), or the closest TPosition."""
+    pos = [p for p, m in POSITION_MEMORY.items() if m.lower() == str(position).lower() and p != m]
+    if pos:
+        return f" (L0A, L1, ... are memories: the TPosition{'s' if len(pos) > 1 else ''} for {position} " \
+               f"{'are' if len(pos) > 1 else 'is'} {' / '.join(pos)})"
+    return did_you_mean(position, POSITION_MEMORY)
+
+
+class Memory:
+    """One physical buffer: `size` bytes, freshly filled with `fill`."""
+
+    def __init__(self, name: str, size: int, fill: int | None = MARKER) -> None:
+        self.name = name
+        self.size = int(size)
+        # The backing buffer is rounded up to 32 B and followed by SPARE bytes; `data` is the
+        # user-visible `size` bytes, the tail holds the current pad block (see `pad_index`).
+        self._buf = np.full(-(-self.size // SPARE) * SPARE + SPARE, MARKER if fill is None else fill,
+                            dtype=np.uint8)
+        self.data = self._buf[: self.size]
+        self._pad_key: tuple[int, int, int] | None = None
+        self.owner: object = None  # the Core this buffer belongs to (lets the C++-style facade find it)
+
+    def units(self, unit: int) -> np.ndarray:
+        """The whole backing buffer (memory + spare block) as `unit`-byte void items."""
+        return self._buf.view(f"V{unit}")
+
+    def pad_index(self, unit: int, block: np.ndarray, key: tuple[int, int, int]) -> int:
+        """Park the `unit`-byte pad block in the spare tail and return its index among `unit`-byte
+        items (no tensor can address it: it lies past `size`)."""
+        first = len(self._buf) - SPARE
+        if self._pad_key is not key and self._pad_key != key:
+            self._buf[first:] = np.resize(block.view(np.uint8), SPARE)
+            self._pad_key = key
+        return first // unit
+
+    def __repr__(self) -> str:
+        return f"Memory({self.name}, {self.size} B)"
+
+    def check_range(self, start: int, nbytes: int, what: str) -> None:
+        if start < 0 or start + nbytes > self.size:
+            raise BoundsError(
+                f"{what}: bytes [{coerce.show(start)}, {coerce.show(start + nbytes)}) lie outside "
+                f"{self.name} (size {self.size} B)"
+            )
+
+
+#: Byte capacity of the GM address space of one Core (64 GiB of address space, committed page by page).
+GM_CAPACITY = 1 << 36
+#: GM allocations start on this boundary (byte addresses of `Core.global_tensor` tensors).
+GM_ALIGN = 512
+#: Fresh GM tensors up to this size are filled with the marker; larger ones read 0 until written, so that
+#: declaring a huge tensor costs nothing (divergences G2).
+GM_MARKER_LIMIT = 1 << 26
+# Linux MAP_NORESERVE (Python < 3.13 lacks the constant): commit pages on first touch, no swap reservation.
+_MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+
+
+def _lazy_bytes(capacity: int) -> tuple[np.ndarray, int]:
+    """A zero-filled uint8 array of up to `capacity` bytes whose pages the OS commits only when touched
+    (an anonymous private mapping); falls back to smaller address spaces where the OS refuses."""
+    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0) | _MAP_NORESERVE
+    size = capacity
+    while True:
+        try:
+            buf = mmap.mmap(-1, size, flags=flags) if flags else mmap.mmap(-1, size)
+            return np.frombuffer(buf, dtype=np.uint8), size
+        except (OSError, ValueError, OverflowError):
+            if size <= 1 << 26:
+                raise
+            size >>= 2
+
+
+class GlobalMemory(Memory):
+    """GM of one Core: a byte space of `GM_CAPACITY` bytes (pages committed on first touch) with a bump
+    allocator for `Core.global_tensor`. Bytes never written read 0, except that allocations up to
+    `GM_MARKER_LIMIT` bytes are filled with the marker like on-chip memory (divergences G2)."""
+
+    def __init__(self, fill: int | None = MARKER, capacity: int = GM_CAPACITY) -> None:
+        self.name = "GM"
+        self._buf, mapped = _lazy_bytes(capacity)
+        self.size = mapped - SPARE  # the spare tail holds the pad block, as in every Memory
+        self.data = self._buf[: self.size]
+        self._pad_key = None
+        self.fill = MARKER if fill is None else fill
+        self.top = 0  # next free byte of the bump allocator
+        self.owner = None
+
+    def allocate(self, nbytes: int) -> int:
+        """Reserve `nbytes` (GM_ALIGN-aligned start) and return the start address."""
+        start = -(-self.top // GM_ALIGN) * GM_ALIGN
+        self.check_range(start, nbytes, "GM allocation")
+        self.top = start + nbytes
+        if nbytes <= GM_MARKER_LIMIT:
+            self.data[start : start + nbytes] = self.fill
+        return start
+
+
+class LocalTensor:
+    """A typed window into a memory: `LocalTensor<T>` at `offset` bytes holding `length` elements."""
+
+    __slots__ = ("memory", "position", "offset", "dtype", "length")
+
+    def __init__(self, memory: Memory, position: str, offset: int, dtype: DType | str, length: int) -> None:
+        self.memory = memory
+        self.position = position
+        self.offset = _int("offset", offset)
+        self.dtype = get_dtype(dtype)
+        self.length = _int("length", length)
+        if self.length < 0:
+            raise ParamRangeError(f"LocalTensor: length must be >= 0, but got {coerce.show(length)}")
+        memory.check_range(self.offset, self.nbytes, f"LocalTensor<{self.dtype}> at {position}")
+
+    # -- geometry -------------------------------------------------------------------------------
+    @property
+    def nbytes(self) -> int:
+        return (self.length * self.dtype.bits + 7) // 8
+
+    @property
+    def mem_name(self) -> str:
+        return self.memory.name
+
+    def GetPhyAddr(self) -> int:  # noqa: N802 - C++ spelling
+        return self.offset
+
+    def GetSize(self) -> int:  # noqa: N802 - C++ spelling
+        return self.length
+
+    def GetPosition(self) -> str:  # noqa: N802 - C++ spelling
+        return self.position
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> LocalTensor:
+        """`t[i]`: the tensor starting i elements further on (sub-byte types need even i)."""
+        i = _int("index", i)
+        if not 0 <= i <= self.length:
+            raise BoundsError(f"LocalTensor[{coerce.show(i)}]: index outside [0, {self.length}]")
+        bits = i * self.dtype.bits
+        if bits % 8:
+            raise AlignmentError(
+                f"LocalTensor<{self.dtype}>[{i}]: a {self.dtype.bits}-bit element index must be even "
+                "to address a byte"
+            )
+        return LocalTensor(self.memory, self.position, self.offset + bits // 8, self.dtype, self.length - i)
+
+    def reinterpret(self, dtype: DType | str) -> LocalTensor:
+        """`ReinterpretCast<U>()`: same bytes, new element type."""
+        dt = get_dtype(dtype)
+        return LocalTensor(self.memory, self.position, self.offset, dt, self.nbytes * 8 // dt.bits)
+
+    ReinterpretCast = reinterpret
+
+    # -- data -------------------------------------------------------------------------------------
+    def bytes(self) -> np.ndarray:
+        """A writable uint8 view of the tensor's bytes."""
+        return self.memory.data[self.offset : self.offset + self.nbytes]
+
+    def read(self, count: int | None = None) -> np.ndarray:
+        """Element values (a copy), in the dtype's numpy value type."""
+        n = self.length if count is None else _int("count", count)
+        return from_bytes(self.dtype, self.bytes(), n)
+
+    def read_raw(self, count: int | None = None) -> np.ndarray:
+        n = self.length if count is None else _int("count", count)
+        return raw_from_bytes(self.dtype, self.bytes(), n)
+
+    def write(self, values: object, start: int = 0) -> None:
+        """Store values (encoded to the dtype) from element `start` on.
+
+        An unsigned-integer array as wide as a float dtype (uint16 for half / bfloat16_t, uint8 for the
+        8-bit floats, uint32 for float) is refused: it is almost always a bit-pattern array, which
+        `write` would convert value by value. Use `write_raw` (or `Core.tensor(..., raw=...)`)."""
+        self._store(encode_values(self.dtype, values), start)
+
+    def write_raw(self, raw: object, start: int = 0) -> None:
+        raw = coerce.numeric_array(f"LocalTensor<{self.dtype.name}>.write_raw", "raw", raw, "bit patterns")
+        self._store(raw_to_bytes(self.dtype, raw.ravel()), start)
+
+    def _store(self, data: np.ndarray, start: int) -> None:
+        t = self if start is None or (start.__class__ is int and start == 0) else self[start]
+        if data.size > t.nbytes:
+            raise BoundsError(
+                f"LocalTensor<{self.dtype}>.write: {data.size} B do not fit in {t.nbytes} B "
+                f"from element {start}"
+            )
+        t.memory.data[t.offset : t.offset + data.size] = data
+
+    def fill_raw(self, pattern: int) -> None:
+        """Fill every element with one raw bit pattern."""
+        hi = 15 if self.dtype.is_4bit else (1 << self.dtype.bits) - 1
+        p = coerce.integer(f"LocalTensor<{self.dtype.name}>.fill_raw", "pattern", pattern, 0, hi)
+        self.write_raw(np.full(self.length, p, dtype=self.dtype.raw_dtype))
+
+    def __repr__(self) -> str:
+        """Text view with values: the first elements (and the last ones of a long tensor); elements whose
+        bytes still hold the fill marker are shown as `_` (never written). Pictures live in ascsim.view."""
+        head = (f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "
+                f"{self.length} elems, {self.nbytes} B)")
+        return f"{head} {self._values_text()}" if self.length else head
+
+    def _values_text(self, first: int = 8, last: int = 2) -> str:
+        n, bits = self.length, self.dtype.bits
+        # the tail starts at an even element so 4-bit tensors stay byte-addressable
+        chunks = [(0, n)] if n <= first + last + 2 else [(0, first), ((n - last) & ~1, n)]
+        fill = getattr(self.memory.owner, "fill", MARKER)
+        parts: list[str] = []
+        for lo, hi in chunks:
+            t = self[lo] if lo else self
+            raw = t.bytes()
+            for j, v in enumerate(t.read(hi - lo).tolist()):
+                b = raw[j // 2 : j // 2 + 1] if bits == 4 else raw[j * bits // 8 : (j + 1) * bits // 8]
+                parts.append("_" if (b == fill).all() else _short(v))
+            if hi < n:
+                parts.append("...")
+        note = " (_ = fill marker, never written)" if "_" in parts else ""
+        return f"[{', '.join(parts)}]{note}"
+
+
+def encode_values(dt: DType, values: object) -> np.ndarray:
+    """The bytes of `values` (numbers) encoded as `dt` elements; ParamRangeError for anything else. An
+    unsigned-integer array as wide as a float dtype is refused: it is almost always bit patterns."""
+    v = coerce.numeric_array(f"LocalTensor<{dt.name}>.write", "values", values)
+    if dt.kind == "float" and v.dtype.kind == "u" and v.dtype.itemsize * 8 == dt.bits:
+        raise ParamRangeError(
+            f"LocalTensor<{dt.name}>.write: a {v.dtype} array for a {dt.name} tensor looks like raw bit "
+            f"patterns, but write() takes values and would convert each integer to {dt.name}; pass the "
+            "bits with write_raw() / Core.tensor(..., raw=...), or the values as a float array")
+    return to_bytes(dt, v.ravel())
+
+
+def _int(name: str, value: object) -> int:
+    """A tensor's offset / length / index: an integer (ParamRangeError for 2.5, "3", None, ...)."""
+    v = coerce.as_int(value)
+    if v is None:
+        raise ParamRangeError(f"LocalTensor: {name} must be an integer, but got {coerce.show(value)}")
+    return v
+
+
+def _short(v: object) -> str:
+    if isinstance(v, float):
+        return f"{int(v)}" if v.is_integer() and abs(v) < 1e15 else f"{v:.4g}"
+    return str(v)
+
+
+GlobalTensor = LocalTensor
