@@ -25,9 +25,8 @@ import pytest
 
 from ascsim import Core
 from ascsim.base.errors import AscsimError, BoundsError
-from ascsim.engine.boundary import CALLS
+from ascsim.engine.boundary import CALLS, execute
 from ascsim.engine.cache import PLANS
-from ascsim.engine.plan import execute
 from ascsim.machine.dtypes import Bits
 from ascsim.params import (
     CFG_COLUMN_MAJOR,

@@ -323,7 +323,8 @@ def test_boundary_wrap_past_the_end_and_at_any_byte(boundary: int) -> None:
 def test_boundary_wrap_for_nibble_granular_plans() -> None:
     """4-bit plans that cannot pair nibbles into bytes wrap modulo the boundary too (element 2i = low
     nibble, number-formats §4): checked against nibbles unpacked by hand from the wrapped byte order."""
-    from ascsim.engine.plan import Plan, execute
+    from ascsim.engine.boundary import execute
+    from ascsim.engine.plan import Plan
     from ascsim.machine.memory import LocalTensor, Memory
 
     l1, l0 = Memory("L1", 4096), Memory("L0A", 4096)

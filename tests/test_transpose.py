@@ -25,7 +25,7 @@ from ascsim.base.errors import (
     ParamRangeError,
     UnsupportedError,
 )
-from ascsim.engine.plan import execute
+from ascsim.engine.boundary import execute
 from ascsim.isa.transpose import load_data_with_transpose, plan_transpose, ref_load_data_with_transpose
 from ascsim.machine.memory import LocalTensor
 from ascsim.params import LoadData2dTransposeParams as P1

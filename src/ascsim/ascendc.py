@@ -218,7 +218,7 @@ def _spelling(ins: Instruction) -> Callable[..., object]:
 
     def call(*args: object, **kwargs: object) -> object:
         for form in ins.forms:
-            by_cpp = {a.cpp_name: a for a in form.op.args}
+            by_cpp = form.op.by_cpp
             named = {by_cpp[k].name for k in kwargs if k in by_cpp}
             bound = _bind(form, args, named, many)
             if bound is not None:

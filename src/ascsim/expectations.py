@@ -205,7 +205,7 @@ class ExpectResult:
         if self.ok:
             return f"{self.what}: all {self.compared} elements match"
         return (f"{self.what}: {self.mismatches} of {self.compared} elements differ (in fractals "
-                f"{_ranges(sorted(self.fractals))}); first: {self.first.line()}")  # type: ignore[union-attr]
+                f"{_fractal_ranges(sorted(self.fractals))}); first: {self.first.line()}")  # type: ignore[union-attr]
 
     def draw(self, out: str | Path | None = None, limit: int = 6) -> Path | str:
         """The differing fractals (up to `limit`): each element green (matches), red (differs, labelled
@@ -355,7 +355,7 @@ def _fmt(v: float) -> str:
     return f"{int(v)}" if float(v).is_integer() and abs(v) < 1e15 else f"{v:.4g}"
 
 
-def _ranges(values: Sequence[int]) -> str:
+def _fractal_ranges(values: Sequence[int]) -> str:
     out, start, prev = [], None, None
     for v in values:
         if start is None:

@@ -60,7 +60,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     run = run_kernel(args)
     if not args.quiet:
         for call in run.trace:
-            print(_summary(call))
+            print(_call_summary(call))
     for p in run.save_outputs():
         print(f"saved {p}")
     if args.emit_scenario:
@@ -70,7 +70,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(call) -> str:  # noqa: ANN001
+def _call_summary(call) -> str:  # noqa: ANN001
     head = f"[{call.index}] {call.name} ({call.loc.short})"
     rep = call.report
     if call.name == "SetValue":

@@ -37,7 +37,7 @@ from ..base.diagnostics import doc_conflict, report_hazards
 from ..base.errors import AlignmentError, BoundsError, cpp_rejects, with_basis
 from ..machine.memory import SPARE, LocalTensor, Memory
 from .cache import PreparedCache
-from .plan import _VOID, Plan, UnitPlan, _pad_unit, check_units, run_units
+from .plan import VOID_UNITS, Plan, UnitPlan, check_units, pad_unit, run_units
 from .record import ExecReport, Operand
 
 #: The C++ API's alignment check (the basis of a placement's AlignmentError; see
@@ -223,7 +223,7 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
     u = up.unit
     if u and src is not None:
         mem = src.memory
-        pad_block = _pad_unit(u, up.bits, prep.pad)
+        pad_block = pad_unit(u, up.bits, prep.pad)
         pad_key = (u, up.bits, prep.pad)
         if not boundary and src.offset % u == 0:
             # the plan's own relative indices, taken from a view that starts at the source: PAD (-1)
@@ -241,7 +241,7 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
             pl.uses = 0 if grid else -1
             pl.pad_key, pl.pad_block = (pad_key if up.n_pad else None), pad_block
             pl.full = mem.units(u)[base:]
-            pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(_VOID[u])
+            pl.dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(VOID_UNITS[u])
             pl.unit, pl.dmem = u, dst.memory
             # the in-place `take` may not alias its input: same-memory moves scatter instead
             pl.dst_units = None if up.dense and dst.memory is not mem else up.dst_units
@@ -548,3 +548,19 @@ def float_key(v: float) -> bytes:
 
 __all__ = ["CALLS", "Extent", "Prepared", "Placement", "place", "place_call", "run_call", "run_gather",
            "lookup", "cached", "float_key", "strided", "copy_blocks", "Memory"]
+
+
+def execute(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
+            strict: bool = False, boundary: int = 0) -> ExecReport:
+    """Check a plan's bounds and hazards, then run it (`run_units`); returns the record.
+
+    `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
+    (SetLoadDataBoundary on A2/A3).
+    """
+    up = plan.units if isinstance(plan, Plan) else plan
+    hazards = check_units(up, dst, src, strict, boundary)
+    run_units(up, dst, src, pad_pattern, boundary)
+    written = (up.n_units * (up.unit * 8 or 4) + 7) // 8
+    pad_bytes = up.n_pad * up.bits // 8
+    return ExecReport(up.instr, written, written - pad_bytes, up.n_pad, hazards,
+                      plan if isinstance(plan, Plan) else None).on(dst, src, pad_pattern, boundary)

@@ -21,7 +21,6 @@ from ..base.errors import (
 )
 from ..machine.dtypes import pack_nibbles, unpack_nibbles
 from ..machine.memory import LocalTensor
-from .record import ExecReport
 
 PAD = -1
 _UNITS = (32, 16, 8, 4, 2, 1)
@@ -256,32 +255,16 @@ def check_plan(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None,
     return hazards
 
 
-_VOID = {u: np.dtype(f"V{u}") for u in _UNITS}
+VOID_UNITS = {u: np.dtype(f"V{u}") for u in _UNITS}
 _PAD_BLOCKS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
-def _pad_unit(u: int, bits: int, pattern: int) -> np.ndarray:
+def pad_unit(u: int, bits: int, pattern: int) -> np.ndarray:
     key = (u, bits, pattern)
     blk = _PAD_BLOCKS.get(key)
     if blk is None:
         blk = _PAD_BLOCKS[key] = pad_block(u, bits, pattern)
     return blk
-
-
-def execute(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_pattern: int = 0,
-            strict: bool = False, boundary: int = 0) -> ExecReport:
-    """Check a plan's bounds and hazards, then run it (`run_units`); returns the record.
-
-    `boundary` (bytes, 0 = off) wraps source reads past it back to the start of the memory
-    (SetLoadDataBoundary on A2/A3).
-    """
-    up = plan.units if isinstance(plan, Plan) else plan
-    hazards = check_units(up, dst, src, strict, boundary)
-    run_units(up, dst, src, pad_pattern, boundary)
-    written = (up.n_units * (up.unit * 8 or 4) + 7) // 8
-    pad_bytes = up.n_pad * up.bits // 8
-    return ExecReport(up.instr, written, written - pad_bytes, up.n_pad, hazards,
-                      plan if isinstance(plan, Plan) else None).on(dst, src, pad_pattern, boundary)
 
 
 def check_units(up: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None, strict: bool,
@@ -308,13 +291,13 @@ def run_units(up: UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_patte
     if u == 0:
         _execute_nibbles(up, dst, src, pad_pattern, boundary)
         return
-    vu = _VOID[u]
+    vu = VOID_UNITS[u]
     dview = dst.memory.data[dst.offset : dst.offset + up.dst_end].view(vu)
     if src is None:  # a fill: every unit is the pad block
-        dview[up.dst_units] = _pad_unit(u, up.bits, pad_pattern).view(vu)[0]
+        dview[up.dst_units] = pad_unit(u, up.bits, pad_pattern).view(vu)[0]
         return
     mem = src.memory
-    pad_index = mem.pad_index(u, _pad_unit(u, up.bits, pad_pattern), (u, up.bits, pad_pattern)) \
+    pad_index = mem.pad_index(u, pad_unit(u, up.bits, pad_pattern), (u, up.bits, pad_pattern)) \
         if up.n_pad else 0
     idx = up.absolute(src.offset, boundary, pad_index)
     if idx is not None:
@@ -331,7 +314,7 @@ def run_units(up: UnitPlan, dst: LocalTensor, src: LocalTensor | None, pad_patte
     sb = src.offset + up.src_units[:, None] * u + step
     if boundary:
         sb %= boundary
-    pad = np.broadcast_to(_pad_unit(u, up.bits, pad_pattern), (up.src_units.size, u))
+    pad = np.broadcast_to(pad_unit(u, up.bits, pad_pattern), (up.src_units.size, u))
     vals = np.where(up.src_units[:, None] >= 0, mem._buf[np.clip(sb, 0, None)], pad)
     dst.memory.data[dst.offset + (up.dst_units[:, None] * u + step).ravel()] = vals.ravel()
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..machine.memory import LocalTensor
-
-if TYPE_CHECKING:  # the record only names the plan type: plans import records, not the reverse
-    from .plan import Plan
+from .plan import Plan
 
 
 class Operand(NamedTuple):

@@ -6,7 +6,8 @@ pipes) and synccheck (unpaired SetFlag/WaitFlag). The model is the one the sync 
 (同步控制/核内同步/核内同步能力概述.md, SetFlag-WaitFlag(ISASI).md, PipeBarrier(ISASI).md):
 
 - each pipe (PIPE_MTE2 GM->L1, PIPE_MTE1 L1->L0A/L0B, PIPE_M the cube, PIPE_FIX L0C->GM/L1, PIPE_MTE3,
-  PIPE_S, PIPE_V) executes its own instructions in program order, concurrently with the other pipes;
+  PIPE_S, PIPE_V) executes its own instructions in program order, concurrently with the other pipes
+  (which pipe runs which call is the instruction table's `pipe_of`, ascsim.isa.table);
 - `SetFlag<P_Q>(id)` runs once every earlier instruction of pipe P has finished and raises flag
   (P_Q, id); `WaitFlag<P_Q>(id)` holds pipe Q's later instructions until that flag is up, then lowers it;
 - `PipeBarrier<PIPE_X>` orders pipe X's earlier instructions before its later ones; `PIPE_ALL` orders
@@ -37,64 +38,12 @@ PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
 #: 约束说明: "目的地址存在重叠，需要...PipeBarrier<PIPE_MTE2>/<PIPE_MTE3>"); every other pipe is in order.
 UNORDERED_PIPES = frozenset({"MTE2", "MTE3"})
 
-#: Instructions that always run on one pipe (Mmad.md: 矩阵计算流水 PIPE_M; Fixpipe: PIPE_FIX).
-_FIXED_PIPE = {
-    "Mmad": "M",
-    "MmadWithSparse": "M",
-    "MmadMx": "M",
-    "MmadBitMode": "M",
-    "Fixpipe": "FIX",
-    "GetValue": "S",
-    "SetValue": "S",
-}
-
-#: Data moves: (source memory, destination memory) -> pipe. Sources: LoadData_2D.md 约束说明 (GM source
-#: PIPE_MTE2, L1 source PIPE_MTE1), LoadData_3D.md / LoadDataWithTranspose.md (PIPE_MTE1), the sync
-#: overview's table (MTE2 GM->L1, MTE1 L1->L0A/L0B, FIX L0C->GM/L1, MTE3 ->GM), mmad.asc (L1->BiasTable
-#: between WaitFlag<MTE2_MTE1> and SetFlag<MTE1_M>: MTE1), DataCopy（L0C到GM数据搬运）.md example
-#: (L1->Fixpipe Buffer after WaitFlag<MTE2_FIX>: FIX).
-_MOVE_PIPE = {
-    ("GM", "L1"): "MTE2",
-    ("GM", "L0A"): "MTE2",
-    ("GM", "L0B"): "MTE2",
-    ("L1", "L0A"): "MTE1",
-    ("L1", "L0B"): "MTE1",
-    ("L1", "BT"): "MTE1",
-    ("L1", "FB"): "FIX",
-    ("L1", "GM"): "MTE3",
-    ("L0C", "GM"): "FIX",
-    ("L0C", "L1"): "FIX",
-}
-
-#: Fill / InitConstValue (no source): Fill.md 约束说明 — L0A/L0B on PIPE_MTE1, L1 on PIPE_MTE2. On 950 the
-#: official kernels (mmad_mx.asc, load_data_2dmx_l12l0.asc) order an L1 Fill after WaitFlag<MTE2_MTE1>
-#: and before a LoadData with only PipeBarrier<PIPE_MTE1>, i.e. they run it on MTE1: docs/divergences.md R8.
-_FILL_PIPE = {"L0A": "MTE1", "L0B": "MTE1", "L1": "MTE2"}
-_FILLS = frozenset({"Fill", "InitConstValue"})
-
-
 class SyncWarning(HazardWarning):
     """A race or an unpaired flag found by the sync checker."""
 
 
 class SyncError(HazardError):
     """Strict mode: the first race or unpaired flag."""
-
-
-def instruction_pipe(name: str, dst_mem: str | None, src_mem: str | None, chip_key: str = "") -> str | None:
-    """The pipe an instruction runs on (None for register setters and calls that move no data)."""
-    if name in _FIXED_PIPE:
-        return _FIXED_PIPE[name]
-    if name in _FILLS:
-        if dst_mem == "L1" and chip_key == "ascend950":
-            return "MTE1"
-        return _FILL_PIPE.get(dst_mem or "", "MTE2")
-    if dst_mem is None:
-        return None
-    pipe = _MOVE_PIPE.get((src_mem or "", dst_mem))
-    if pipe is None and dst_mem in ("L0A_MX", "L0B_MX"):
-        return "MTE1"
-    return pipe
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Core
-from ..isa.quant import M1_MASK
+from ..isa.quant import deq_word
 from ..machine.layouts import R0, align, cdiv
 from ..params import (
     DataCopyParams,
@@ -33,13 +33,8 @@ from ..params import (
     Nd2NzParams,
     QuantMode_t,
 )
+from ..planner.problems import quant_matmul_reference  # noqa: F401 - re-exported (the demo's reference)
 from .conv2d import flow_stats
-
-
-def deq_word(scale: float) -> int:
-    """The uint64 QUANT_PRE word of a DEQF16 scale: the float32 bits, low 13 mantissa bits cleared (as the
-    hardware reads them, 随路量化.md 表1); the offset / sign fields stay 0."""
-    return int(np.array([scale], np.float32).view(np.uint32)[0]) & M1_MASK
 
 
 def quant_matmul(core: Core, a: np.ndarray, b: np.ndarray, bias: np.ndarray, scale: float
@@ -90,9 +85,3 @@ def quant_matmul(core: Core, a: np.ndarray, b: np.ndarray, bias: np.ndarray, sca
     return out.read().reshape(m, n), flow_stats(reports)
 
 
-def quant_matmul_reference(a: np.ndarray, b: np.ndarray, bias: np.ndarray, scale: float) -> np.ndarray:
-    """numpy: int64 matmul + bias, then the DEQF16 steps of 随路量化.md: int32 -> float32, times the scale
-    with its low 13 mantissa bits cleared (a float32 product), cast to half."""
-    acc = a.astype(np.int64) @ b.astype(np.int64) + bias.astype(np.int64)
-    m1 = np.array([deq_word(scale)], np.uint32).view(np.float32)[0]
-    return (acc.astype(np.int32).astype(np.float32) * m1).astype(np.float16)

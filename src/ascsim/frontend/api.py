@@ -24,6 +24,7 @@ from typing import Any
 from .. import ascendc
 from .. import params as P
 from ..base.errors import NotImplementedFeature
+from ..isa.table import INSTRUCTIONS, STRUCT, TENSOR, VALUE, Arg, Form, Instruction
 from ..machine.memory import LocalTensor
 from ..scenario import struct_types
 from .cvalues import FLOAT as _FLOAT
@@ -282,12 +283,12 @@ def plain(v: Any) -> Any:
     return v
 
 
-# -- the binding table ------------------------------------------------------------------------------------
+# -- the binding: each C++ call to its form in the instruction table ---------------------------------------
 
 
 @dataclass
-class Prepared:
-    """A call ready for the facade: arguments, the tensors it writes / reads, its scenario step."""
+class BoundCall:
+    """A C++ call ready for the facade: arguments, the tensors it writes / reads, its scenario step."""
 
     args: list
     kwargs: dict = field(default_factory=dict)
@@ -296,126 +297,132 @@ class Prepared:
     step: dict | None = None  # scenario step with LocalTensors in place of tensor references
 
 
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, (LocalTensor, Unset))
+
+
+def _fits(a: Arg, v: Any) -> bool:
+    """Can C++ value `v` be argument `a` of a form (to choose between overloads)?"""
+    if a.kind == TENSOR:
+        return _is_tensor(v)
+    if a.kind == STRUCT and a.structs:
+        return isinstance(v, (Braced, *(a.structs if a.check else struct_types().values())))
+    return not _is_tensor(v)
+
+
+def _slots(form: Form, n: int, given: set[str] = frozenset()) -> list[str] | None:
+    """The Arg names `n` positional arguments fill in `form` (optional slots left to right; slots a
+    template argument already `given` are left out), or None when they do not fit."""
+    slots = [(name, opt) for name, opt in form.positional() if name not in given]
+    required = sum(not opt for _, opt in slots)
+    extra = n - required
+    if not 0 <= extra <= len(slots) - required:
+        return None
+    out = []
+    for name, opt in slots:
+        if opt:
+            if extra == 0:
+                continue
+            extra -= 1
+        out.append(name)
+    return out
+
+
 @dataclass(frozen=True)
 class Bind:
-    """One C++ call: the facade function it goes to, the struct a brace-initialised last argument builds,
-    and the adapter that maps template and call arguments."""
+    """One C++ API name of the instruction table as the front-end calls it (through `ascsim.ascendc`)."""
 
-    facade: str
-    adapt: Callable[[list, list], Prepared]
-    brace: str = ""
-    setter: bool = False  # a register setter: no pipe, nothing read or written in memory
+    ins: Instruction
+
+    @property
+    def name(self) -> str:
+        return self.ins.name
+
+    @property
+    def setter(self) -> bool:
+        """A register setter: no pipe, nothing read or written in memory."""
+        return self.ins.setter
+
+    def brace(self, n: int) -> str:
+        """The struct a brace initialiser as the last of `n` arguments builds ("" when the overloads leave
+        it ambiguous)."""
+        types = set()
+        for form in self.ins.forms:
+            slots = _slots(form, n)
+            if slots:
+                a = form.op.arg(slots[-1])
+                structs = form.structs_of(a.name)
+                one = a.brace if a.brace is not None else structs[0] if len(structs) == 1 else None
+                types.add(one.__name__ if a.kind == STRUCT and one is not None else "")
+        return types.pop() if len(types) == 1 else ""
+
+    def adapt(self, targs: list, args: list) -> BoundCall:
+        """The facade call for C++ template arguments `targs` and call arguments `args`."""
+        many = len(self.ins.forms) > 1
+        for form in self.ins.forms:
+            kwargs = _template_kwargs(form, targs)
+            slots = _slots(form, len(args), {form.op.by_cpp[k].name for k in kwargs})
+            if slots is not None and (not many or all(
+                    _fits(form.op.arg(n), v) for n, v in zip(slots, args, strict=True))):
+                break
+        else:
+            raise RuntimeFault(f"{self.name} takes {self.ins.usage()}, but got {len(args)} arguments")
+        bound = dict(zip(slots, args, strict=True))
+        tensors = [a for a in form.op.args if a.kind == TENSOR and isinstance(bound.get(a.name), LocalTensor)]
+        writes = [bound[a.name] for a in tensors if a.writes]
+        reads = [bound[a.name] for a in tensors if not a.writes]
+        values = {**bound, **{form.op.by_cpp[k].name: v for k, v in kwargs.items()}}
+        hook = _STEP_HOOKS.get(self.name)
+        if hook is not None:
+            values, kwargs = hook(values, kwargs)
+        step = {"call": self.name}
+        for a in form.step_args():
+            if a.name in values:
+                step[a.step_key] = _step_value(a, values[a.name])
+        return BoundCall(list(args), kwargs, writes, reads, step)
 
 
-def _tensors(args: list, idx: tuple[int, ...]) -> list[LocalTensor]:
-    return [args[i] for i in idx if i < len(args) and isinstance(args[i], LocalTensor)]
-
-
-def _pos_kw(targs: list) -> dict:
-    """LoadData<Dst, Src, T>(...) / LoadData<T, cfg>(...): TPositions and an IsResetLoad3dConfig."""
+def _template_kwargs(form: Form, targs: list) -> dict:
+    """C++ template arguments as the facade's keywords, each to the argument of its kind: TPositions in
+    order to the TPosition arguments (LoadData<Dst, Src>), an IsResetLoad3dConfig, a FixpipeConfig or a
+    PaddingMode to the argument of that vocabulary, an element type to `dtype`, a bool to the flag
+    (DataCopy<..., enableSmallC0>). Template arguments the facade takes from the tensors (the T of
+    LoadData<T>, Fill<T, U>, DataCopyPad<T, mode>) are dropped."""
     kw: dict = {}
-    positions = [a for a in targs if isinstance(a, EnumVal) and a.enum == "TPosition"]
-    if positions:
-        kw["Dst"], kw["Src"] = (plain(p) for p in positions[:2])
-    cfg = [a for a in targs if isinstance(a, P.IsResetLoad3dConfig)]
-    if cfg:
-        kw["config"] = cfg[0]
+    positions = [a for a in form.op.args if a.step == "position"]
+    for t in targs:
+        if isinstance(t, EnumVal) and t.enum == "TPosition":
+            if positions:
+                kw[positions.pop(0).cpp_name] = plain(t)
+            continue
+        vocab = ("load3d_config" if isinstance(t, P.IsResetLoad3dConfig) else
+                 "fixpipe_config" if isinstance(t, P.FixpipeConfig) else
+                 "padding_mode" if isinstance(t, P.PaddingMode) else None)
+        for a in form.op.args:
+            if vocab is not None and a.step == vocab:
+                kw[a.cpp_name] = t
+            elif vocab is None and isinstance(t, TypeVal) and a.name == "dtype":
+                kw[a.cpp_name] = plain(t)
+            elif (vocab is None and isinstance(t, Num) and t.t.kind == "bool" and a.kind == VALUE
+                  and a.step is None and isinstance(a.default, bool)):
+                kw[a.cpp_name] = bool(t.v)
     return kw
 
 
-def _load_data(targs: list, args: list) -> Prepared:
-    kw = _pos_kw(targs)
-    if len(args) == 5:  # Load2DMX: LoadData(dst, src, srcMx, params, mxParams)
-        dst, src, mx, p, mxp = args
-        step = {"call": "LoadData", "dst": dst, "src": src, "src_mx": mx, "params": p, "mx_params": mxp}
-        return Prepared(list(args), {}, _tensors(args, (0,)), _tensors(args, (1, 2)), step)
-    if len(args) != 3:
-        raise RuntimeFault(
-            f"LoadData takes (dst, src, params) or (dst, src, srcMx, params, mxParams), but got "
-            f"{len(args)} arguments"
-        )
-    dst, src, p = args
-    step = {"call": "LoadData", "dst": dst, "src": src, "params": p}
-    if "config" in kw:
-        step["config"] = dataclasses.asdict(kw["config"])
-    if "Dst" in kw:
-        step["dst_pos"], step["src_pos"] = (
-            str(getattr(kw["Dst"], "value", kw["Dst"])),
-            str(getattr(kw["Src"], "value", kw["Src"])),
-        )
-    return Prepared([dst, src, p], kw, [dst], [src], step)
-
-
-def _with_stride(targs: list, args: list) -> Prepared:
-    dst, src, p = _arity("LoadDataWithStride", args, 3)
-    kw = {k: v for k, v in _pos_kw(targs).items() if k == "config"}
-    step = {"call": "LoadDataWithStride", "dst": dst, "src": src, "params": p}
-    if "config" in kw:
-        step["config"] = dataclasses.asdict(kw["config"])
-    return Prepared([dst, src, p], kw, [dst], [src], step)
-
-
-def _two(call: str) -> Callable[[list, list], Prepared]:
-    def adapt(targs: list, args: list) -> Prepared:
-        dst, src, p = _arity(call, args, 3)
-        return Prepared([dst, src, p], {}, [dst], [src], {"call": call, "dst": dst, "src": src, "params": p})
-
-    return adapt
-
-
-def _sparse(targs: list, args: list) -> Prepared:
-    dst, src, idx, p = _arity("LoadDataWithSparse", args, 4)
-    return Prepared(
-        [dst, src, idx, p],
-        {},
-        [dst],
-        [src, idx],
-        {"call": "LoadDataWithSparse", "dst": dst, "src": src, "idx": idx, "params": p},
-    )
-
-
-def _mmad(call: str) -> Callable[[list, list], Prepared]:
-    def adapt(targs: list, args: list) -> Prepared:
-        if len(args) not in (4, 5) or (call == "MmadWithSparse" and len(args) != 4):
-            raise RuntimeFault(f"{call} takes (c, a, b[, bias], params), but got {len(args)} arguments")
-        step = {"call": call, "c": args[0], "a": args[1], "b": args[2], "params": args[-1]}
-        if len(args) == 5:
-            step["bias"] = args[3]
-        return Prepared(list(args), {}, [args[0]], _tensors(args, (1, 2, 3)), step)
-
-    return adapt
-
-
-def _data_copy(targs: list, args: list) -> Prepared:
-    dst, src, p = _arity("DataCopy", args, 3)
-    kw = {}
-    flags = [a for a in targs if isinstance(a, Num) and a.t.kind == "bool"]
-    if flags:
-        kw["enableSmallC0"] = bool(flags[0].v)
-    params = p
-    if isinstance(p, (int, Num)):  # DataCopy(dst, src, count): count*sizeof(T) bytes in 32-B blocks
-        params = (
-            P.DataCopyParams(1, int(p) * dst.dtype.bits // 8 // 32, 0, 0)
-            if isinstance(dst, LocalTensor)
-            else p
-        )
-    return Prepared(
-        [dst, src, p], kw, [dst], [src], {"call": "DataCopy", "dst": dst, "src": src, "params": params}
-    )
-
-
-def _fixpipe(targs: list, args: list) -> Prepared:
-    configs = [a for a in targs if isinstance(a, P.FixpipeConfig)]
-    kw = {"config": configs[0]} if configs else {}
-    if len(args) == 4:  # Fixpipe(dst, src, cbufWorkspace, params)
-        dst, src, ws, p = args
-        kw["cbufWorkspace"] = ws
-        return Prepared([dst, src, p], kw, [dst], _tensors(args, (1, 2)), None)
-    dst, src, p = _arity("Fixpipe", args, 3)
-    step = {"call": "Fixpipe", "dst": dst, "src": src, "params": p}
-    if configs:
-        step["config"] = _config_name(configs[0])
-    return Prepared([dst, src, p], kw, [dst], [src], step)
+def _step_value(a: Arg, v: Any) -> Any:
+    """A C++ value as the scenario step spells it (tensors stay LocalTensors; emit resolves them)."""
+    if a.step == "load3d_config":
+        return dataclasses.asdict(v)
+    if a.step == "fixpipe_config":
+        return _config_name(v)
+    if a.step == "padding_mode":
+        return v.name
+    if a.step == "position":
+        return str(getattr(v, "value", v))
+    if a.kind == VALUE and a.step is not None:
+        v = plain(v)
+        return v.value if isinstance(v, ascendc.FmatrixMode) else list(v) if isinstance(v, tuple) else v
+    return v
 
 
 def _config_name(cfg: P.FixpipeConfig) -> str:
@@ -425,112 +432,37 @@ def _config_name(cfg: P.FixpipeConfig) -> str:
     return "CFG_ROW_MAJOR"
 
 
-def _set_fmatrix(targs: list, args: list) -> Prepared:
-    if args and isinstance(args[0], P.SetFMatrixBitModeParams):
-        mode = plain(args[1]) if len(args) > 1 else ascendc.FmatrixMode.FMATRIX_LEFT
-        return Prepared(
-            [args[0], mode], {}, step={"call": "SetFmatrix", "params": args[0], "mode": mode.value}
-        )
-    if len(args) not in (3, 4):
-        raise RuntimeFault(
-            f"SetFmatrix takes (l1H, l1W, padList[, FmatrixMode]), but got {len(args)} arguments"
-        )
-    h, w, pads = plain(args[0]), plain(args[1]), plain(args[2])
-    mode = plain(args[3]) if len(args) == 4 else ascendc.FmatrixMode.FMATRIX_LEFT
-    step = {"call": "SetFmatrix", "l1H": h, "l1W": w, "padList": list(pads), "mode": mode.value}
-    return Prepared([h, w, pads, mode], {}, step=step)
+def _count_as_struct(values: dict, kwargs: dict) -> tuple[dict, dict]:
+    """DataCopy(dst, src, count) is the DataCopyParams overload with one block of count * sizeof(T) bytes
+    in 32-B blocks (a scenario step spells it as the struct)."""
+    p, dst = values.get("params"), values.get("dst")
+    if isinstance(p, (int, Num)) and isinstance(dst, LocalTensor):
+        values = {**values, "params": P.DataCopyParams(1, int(plain(p)) * dst.dtype.bits // 8 // 32, 0, 0)}
+    return values, kwargs
 
 
-def _padding(targs: list, args: list) -> Prepared:
-    (v,) = _arity("SetLoadDataPaddingValue", args, 1)
-    types = [a for a in targs if isinstance(a, TypeVal)]
-    dtype = plain(types[0]) if types else (v.t.name if isinstance(v, Num) and v.t.kind == "float" else "half")
-    value = plain(v)
-    return Prepared(
-        [value, dtype], {}, step={"call": "SetLoadDataPaddingValue", "value": value, "dtype": dtype}
-    )
+def _deduce_pad_type(values: dict, kwargs: dict) -> tuple[dict, dict]:
+    """SetLoadDataPaddingValue<T>(T padValue): without an explicit T, C++ deduces it from the argument: a
+    float value gives its own type; anything else is taken as half (the kernels' usual T)."""
+    if "dtype" not in values:
+        v = values.get("value")
+        dtype = v.t.name if isinstance(v, Num) and v.t.kind == "float" else "half"
+        values, kwargs = {**values, "dtype": dtype}, {**kwargs, "dtype": dtype}
+    return values, kwargs
 
 
-def _one_param(call: str, key: str = "params") -> Callable[[list, list], Prepared]:
-    def adapt(targs: list, args: list) -> Prepared:
-        (p,) = _arity(call, args, 1)
-        return Prepared([plain(p)], {}, step={"call": call, key: plain(p)})
-
-    return adapt
-
-
-def _generic(writes: tuple[int, ...], reads: tuple[int, ...]) -> Callable[[list, list], Prepared]:
-    """Companion instructions (branch i7b): positional arguments as written, template types as dtype=."""
-
-    def adapt(targs: list, args: list) -> Prepared:
-        kw = {}
-        types = [a for a in targs if isinstance(a, TypeVal)]
-        if types:
-            kw["dtype"] = plain(types[0])
-        return Prepared(list(args), kw, _tensors(args, writes), _tensors(args, reads), None)
-
-    return adapt
-
-
-def _fill(targs: list, args: list) -> Prepared:
-    """Fill<T, U>(dst, InitConstValueParams<U>): T and U are dst's type (the facade reads it there)."""
-    return Prepared(list(args), {}, _tensors(args, (0,)), [], None)
-
-
-def _data_copy_pad(targs: list, args: list) -> Prepared:
-    """DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams<T>): T is the tensors' type,
-    the PaddingMode goes to `mode`."""
-    modes = [a for a in targs if isinstance(a, P.PaddingMode)]
-    kw = {"mode": modes[0]} if modes else {}
-    return Prepared(list(args), kw, _tensors(args, (0,)), _tensors(args, (1,)), None)
-
-
-def _arity(call: str, args: list, n: int) -> list:
-    if len(args) != n:
-        raise RuntimeFault(f"{call} takes {n} arguments here, but got {len(args)}")
-    return args
-
-
-#: C++ name (without AscendC::) -> binding. Instructions first, then register setters, then the
-#: companion calls whose facade functions arrive with branch i7b.
-API: dict[str, Bind] = {
-    "LoadData": Bind("LoadData", _load_data),
-    "LoadDataWithStride": Bind("LoadDataWithStride", _with_stride),
-    "LoadDataWithTranspose": Bind("LoadDataWithTranspose", _two("LoadDataWithTranspose")),
-    "LoadDataWithSparse": Bind("LoadDataWithSparse", _sparse),
-    "Mmad": Bind("Mmad", _mmad("Mmad"), brace="MmadParams"),
-    "MmadWithSparse": Bind("MmadWithSparse", _mmad("MmadWithSparse"), brace="MmadParams"),
-    "MmadMx": Bind("MmadMx", _mmad("MmadMx"), brace="MmadParams"),
-    "DataCopy": Bind("DataCopy", _data_copy, brace="DataCopyParams"),
-    "Fixpipe": Bind("Fixpipe", _fixpipe),
-    "SetFmatrix": Bind("SetFmatrix", _set_fmatrix, setter=True),
-    "SetLoadDataPaddingValue": Bind("SetLoadDataPaddingValue", _padding, setter=True),
-    "SetLoadDataRepeat": Bind(
-        "SetLoadDataRepeat", _one_param("SetLoadDataRepeat"), brace="LoadDataRepeatParam", setter=True
-    ),
-    "SetLoadDataRepeatWithStride": Bind(
-        "SetLoadDataRepeatWithStride",
-        _one_param("SetLoadDataRepeatWithStride"),
-        brace="LoadDataRepeatParamWithStride",
-        setter=True,
-    ),
-    "SetLoadDataBoundary": Bind(
-        "SetLoadDataBoundary", _one_param("SetLoadDataBoundary", "value"), setter=True
-    ),
-    # companion instructions (branch i7b); the facade decides their argument conventions
-    "Fill": Bind("Fill", _fill, brace="InitConstValueParams"),
-    "InitConstValue": Bind("InitConstValue", _fill, brace="InitConstValueParams"),
-    "DataCopyPad": Bind("DataCopyPad", _data_copy_pad),
-    "SetAtomicAdd": Bind("SetAtomicAdd", _generic((), ()), setter=True),
-    "SetAtomicNone": Bind("SetAtomicNone", _generic((), ()), setter=True),
-    "DisableDmaAtomic": Bind("DisableDmaAtomic", _generic((), ()), setter=True),
-    "SetAtomicMax": Bind("SetAtomicMax", _generic((), ()), setter=True),
-    "SetAtomicMin": Bind("SetAtomicMin", _generic((), ()), setter=True),
-    "SetAtomicType": Bind("SetAtomicType", _generic((), ()), setter=True),
-    "SetFixpipeNz2ndFlag": Bind("SetFixpipeNz2ndFlag", _generic((), ()), setter=True),
-    "SetFixpipePreQuantFlag": Bind("SetFixpipePreQuantFlag", _generic((), ()), setter=True),
-    "SetFixPipeConfig": Bind("SetFixPipeConfig", _generic((), ()), setter=True),
+#: Where C++'s own rules (an overload taking a count, template argument deduction) shape the call.
+_STEP_HOOKS: dict[str, Callable[[dict, dict], tuple[dict, dict]]] = {
+    "DataCopy": _count_as_struct, "SetLoadDataPaddingValue": _deduce_pad_type,
 }
+
+#: C++ name (without AscendC::) -> binding: every name of the instruction table.
+API: dict[str, Bind] = {ins.name: Bind(ins) for ins in INSTRUCTIONS}
+
+#: API calls of the cube path the front-end knows but ascsim does not model: a call stops the kernel with
+#: NotImplementedFeature naming it (docs/divergences.md R20).
+UNMODELLED = ("SetAtomicMax", "SetAtomicMin", "SetAtomicType")
+
 
 #: Params structs of the companion calls above that ascsim.params does not have yet.
 PENDING_STRUCTS = frozenset(
@@ -579,14 +511,14 @@ SYNC_CALLS = ("SetFlag", "WaitFlag", "PipeBarrier")
 
 
 def facade(bind: Bind) -> Callable:
-    fn = getattr(ascendc, bind.facade, None)
-    if fn is None:
-        raise NotImplementedFeature(
-            f"{bind.facade} is not modelled by ascsim yet (no ascsim.ascendc."
-            f"{bind.facade}); the front-end binds it already, so it runs once the facade "
-            "has it"
-        )
-    return fn
+    """The `ascsim.ascendc` function that executes a bound call."""
+    return getattr(ascendc, bind.name)
+
+
+def unmodelled(name: str) -> NotImplementedFeature:
+    """The stop of a known API call ascsim does not model."""
+    return NotImplementedFeature(f"{name} is not modelled by ascsim yet (no ascsim.ascendc.{name}); the "
+                                 "front-end binds it already, so it runs once the facade has it")
 
 
 def is_struct(v: Any) -> bool:

@@ -15,7 +15,8 @@ from tree_sitter import Node
 from .. import ascendc
 from ..base.errors import HazardWarning, NotImplementedFeature
 from ..engine.record import ExecReport
-from ..engine.sync import Access, Call, call_accesses, instruction_pipe
+from ..engine.sync import Access, Call, call_accesses
+from ..isa.table import pipe_of
 from ..machine.memory import LocalTensor, memory_of
 from . import api as A
 from .cells import UNINIT, Scope, TraceCall, first_line, show
@@ -100,8 +101,10 @@ class ApiCalls:
             return None
         bind = A.API.get(name)
         if bind is None:
+            if name in A.UNMODELLED:
+                self.guard(node, lambda: _raise(A.unmodelled(name)))
             raise self.w.unsupported(fld(node, "function"), f"call to '{name}'")
-        args = self._args(argn, scope, bind.brace)
+        args = self._args(argn, scope, bind.brace(len(argn)))
         for a, n in zip(args, argn, strict=False):
             if isinstance(a, Unset):
                 raise self.err(n, str(a.fault(name)))
@@ -124,7 +127,7 @@ class ApiCalls:
         if not bind.setter:
             dst = prepared.writes[0].memory.name if prepared.writes else None
             src = prepared.reads[0].memory.name if prepared.reads else None
-            pipe = instruction_pipe(name, dst, src, self.core.chip.key)
+            pipe = pipe_of(name, dst, src, self.core.chip.key)
             if pipe is not None:
                 acc = call_accesses(rep, prepared.writes, prepared.reads)
                 self.guard(node, lambda: self.sync.instruction(Call(name, pipe, loc.short, acc)))
@@ -421,3 +424,7 @@ def _root(node: Node) -> str:
             nxt = inner[0]
         node = nxt
     return text(node) if node.type == "identifier" else ""
+
+
+def _raise(e: Exception) -> None:
+    raise e

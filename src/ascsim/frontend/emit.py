@@ -26,11 +26,17 @@ import numpy as np
 
 from ..base.errors import NotImplementedFeature
 from ..engine.sync import call_accesses
+from ..isa.table import INSTRUCTIONS, STRUCT, TENSOR
 from ..machine.memory import LocalTensor
 from ..scenario.writer import to_toml
 from .kernel import KernelRun
 
-_TENSOR_KEYS = ("dst", "src", "src_mx", "idx", "a", "b", "c", "bias")
+_ARGS = [a for ins in INSTRUCTIONS for f in ins.forms for a in f.op.args]
+#: The step keys that name tensors, those a call writes, and those that hold params structs (from the
+#: instruction table).
+_TENSOR_KEYS = tuple(dict.fromkeys(a.step_key for a in _ARGS if a.kind == TENSOR))
+_WRITTEN_KEYS = frozenset(a.step_key for a in _ARGS if a.kind == TENSOR and a.writes)
+_STRUCT_KEYS = frozenset(a.step_key for a in _ARGS if a.kind == STRUCT)
 
 
 @dataclasses.dataclass
@@ -149,9 +155,9 @@ def scenario_data(run: KernelRun, data_dir: Path, rel: str) -> dict:
             if isinstance(v, LocalTensor):
                 g = groups[_key(v, run)]
                 s[k] = _ref(v, g)
-                if k in ("dst", "c") and g.mem == "GM":
+                if k in _WRITTEN_KEYS and g.mem == "GM":
                     written.add(g.name)
-            elif k in ("params", "mx_params"):
+            elif k in _STRUCT_KEYS:
                 s[k] = _struct(v) if not isinstance(v, (int, float)) else v
             else:
                 s[k] = _value(v)
@@ -180,9 +186,6 @@ def write_scenario(run: KernelRun, path: str | Path) -> Path:
     doc = scenario_data(run, data_dir, data_dir.name)
     path.write_text(to_toml(doc), encoding="utf-8")
     return path
-
-
-# -- a minimal TOML writer for the scenario schema -------------------------------------------------------
 
 
 # -- scenario -> kernel -----------------------------------------------------------------------------------

@@ -273,15 +273,15 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
 
 def _run_atomic_blocks(spec: BlockCopySpec, core: CoreState, ops) -> None:
     """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
-    Buffer->GM"; `fixpipe._atomic_add`)."""
-    from .fixpipe import _atomic_add
+    Buffer->GM"; `fixpipe.atomic_add`)."""
+    from .fixpipe import atomic_add
 
     dst, src = ops[0], ops[1]
     esz = dst.dtype.bits // 8
     shape = (spec.count, spec.block // esz)
     new = strided(src.memory, src.offset, shape, (spec.src_pitch, esz), f"<u{esz}")
     view = strided(dst.memory, dst.offset, shape, (spec.dst_pitch, esz), f"<u{esz}")
-    view[...] = _atomic_add(dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
+    view[...] = atomic_add(dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
 
 
 @dataclass(frozen=True)

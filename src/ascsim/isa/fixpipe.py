@@ -643,7 +643,7 @@ def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic:
     views = _dst_views(spec, dst)
     for v, part in zip(views, _parts(spec, out), strict=True):
         if atomic is not None:
-            part = _atomic_add(ddt, v.copy(), part)
+            part = atomic_add(ddt, v.copy(), part)
         v[...] = part
     if staged:
         fb = ops[3]
@@ -719,7 +719,7 @@ def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
             "C16)")
 
 
-def _atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
+def atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
     """old + new in the atomic type: floats exactly summed then rounded to nearest even (IEEE inf / NaN),
     integers saturated (divergences C20)."""
     from ..machine.dtypes import decode, to_raw

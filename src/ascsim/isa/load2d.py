@@ -387,7 +387,7 @@ def validate_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: Lo
     return Load2DV2Spec(dt.bits, m_start, k_start, m_step, k_step, src_stride, dst_stride, transpose)
 
 
-def _units_v2(spec: Load2DV2Spec, instr: str) -> UnitPlan:
+def units_v2(spec: Load2DV2Spec, instr: str) -> UnitPlan:
     if spec.transpose:
         return plan_load2d_v2(spec, instr).units
     kk, mm = np.meshgrid(np.arange(spec.kStep), np.arange(spec.mStep), indexing="ij")
@@ -405,7 +405,7 @@ def _run_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: LocalT
         aligns = _aligns(src.memory.name, dst.memory.name)
         if spec is None:
             return Prepared(instr, aligns=aligns)
-        return Prepared(instr, spec, units=partial(_units_v2, spec, instr),
+        return Prepared(instr, spec, units=partial(units_v2, spec, instr),
                         planner=partial(plan_load2d_v2, spec, instr),
                         min_dst=spec.mStep * spec.kStep * FRACTAL_BYTES, aligns=aligns)
 

@@ -29,7 +29,7 @@ from ..machine.layouts import R0, cdiv
 from ..machine.memory import LocalTensor
 from ..params.load2d import LoadData2DMxParams, LoadData2DParamsV2
 from ..params.mmad import MmadParams
-from .load2d import DST_ALIGN, FRACTAL_BYTES, SRC_ALIGN, Load2DV2Spec, _units_v2, plan_load2d_v2, validate_v2
+from .load2d import DST_ALIGN, FRACTAL_BYTES, SRC_ALIGN, Load2DV2Spec, plan_load2d_v2, units_v2, validate_v2
 from .mmad import VARIANTS, MmadSpec, decode_codes, reader, region
 from .mmad import call as mmad_call
 
@@ -167,7 +167,7 @@ def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
         written += scales.xStep * scales.yStep * SCALE_UNIT
     prep = Prepared(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
                     # the data half's gather: built on its first execution, charged to CALLS
-                    units=None if data is None or not data.transpose else partial(_units_v2, data, instr),
+                    units=None if data is None or not data.transpose else partial(units_v2, data, instr),
                     # the data move is what explain/draw show (the scales are its second part)
                     planner=None if data is None else partial(plan_load2d_v2, data, instr))
     prep.run = partial(_run_mx, prep, data, scales)  # (it reads the prepared call's lazily built units)

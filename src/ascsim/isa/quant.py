@@ -194,3 +194,9 @@ def reference_convert(mode: QuantMode_t, src_name: str, value: float | int, word
     q += offset
     lo, hi = (-128, 127) if signed else (0, 255)
     return min(max(q, lo), hi)
+
+
+def deq_word(scale: float) -> int:
+    """The uint64 QUANT_PRE word of a DEQF16 scale: the float32 bits, low 13 mantissa bits cleared (as the
+    hardware reads them, 随路量化.md 表1); the offset / sign fields stay 0."""
+    return int(np.array([scale], np.float32).view(np.uint32)[0]) & M1_MASK

@@ -154,6 +154,11 @@ class Op:
     def setter(self) -> bool:
         return self.pipe is None
 
+    @property
+    def by_cpp(self) -> dict[str, Arg]:
+        """The arguments by their C++ names (the facade's keywords)."""
+        return {a.cpp_name: a for a in self.args}
+
     def arg(self, name: str) -> Arg:
         for a in self.args:
             if a.name == name:
@@ -170,8 +175,10 @@ class Form:
     form taken otherwise; the first form of an instruction is its plain one); fixed: Arg values this form
     implies (InitConstValue is Fill under its old name);
     template: the C++ template arguments `ascsim cpp` writes for a step, as a function of a `CppStep`
-    (returns the argument strings, () for none); structs: the structs this overload takes where they are
-    fewer than the operation's (SetLoadDataRepeat and SetLoadDataRepeatWithStride share one operation)."""
+    (returns the argument strings, () for none); template_args: the arguments C++ spells as template
+    arguments although the facade takes them positionally (SetAtomicAdd<T>(), Fixpipe<..., config>);
+    structs: the structs this overload takes where they are fewer than the operation's
+    (SetLoadDataRepeat and SetLoadDataRepeatWithStride share one operation)."""
 
     def structs_of(self, name: str) -> tuple[type, ...]:
         """The params structs argument `name` takes in this form (LoadData: every overload's)."""
@@ -185,7 +192,13 @@ class Form:
     when: str | None = None
     fixed: Mapping[str, Any] = field(default_factory=dict)
     template: Callable[[Any], tuple[str, ...]] | None = None
+    template_args: tuple[str, ...] = ()
     structs: Mapping[str, tuple[type, ...]] = field(default_factory=dict)
+
+    def step_args(self) -> list[Arg]:
+        """The arguments a keyed call (a scenario step, a planner call) gives by key; value arguments without
+        a step type are Python-only (the C++ template flags a step does not spell)."""
+        return [a for a in self.op.args if a.kind != VALUE or a.step is not None]
 
     def positional(self) -> list[tuple[str, bool]]:
         """(Arg name, optional) in C++ positional order."""
@@ -202,6 +215,13 @@ class Instruction:
     @property
     def setter(self) -> bool:
         return all(f.op.setter for f in self.forms)
+
+    def form_for(self, keys: Mapping[str, Any]) -> Form:
+        """The form a keyed call takes: the one whose `when` key it gives, else the plain one."""
+        for f in self.forms[1:]:
+            if f.when in keys:
+                return f
+        return self.forms[0]
 
     def usage(self) -> str:
         """The argument lists of the forms, e.g. "(c, a, b[, bias], params)"."""
@@ -380,7 +400,7 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
         (_DST, _SRC, struct("params", LoadData3DParamsV2), _LOAD3D_CONFIG),
         "`LoadDataWithStride(dst, src, LoadData3DParamsV2)` (950; dstStride from the repeat register).",
         load3d.load_data_with_stride, pipe=move_pipe, gather=True), "dst", "src", "params", "[config]",
-        template=_load_data_template),)),
+        template=_load_data_template, template_args=("config",)),)),
     Instruction("LoadDataWithTranspose", (_one(Op(
         "load_data_with_transpose", "LoadDataWithTranspose",
         (_DST, _SRC, struct("params", LoadData2dTransposeParams, LoadData2dTransposeParamsV2)),
@@ -413,14 +433,15 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
          value("mode", "padding_mode", default=PaddingMode.Normal)),
         "`DataCopyPad<T, mode>(dst, src, DataCopyExtParams, DataCopyPadExtParams)` GM -> L1 (950).",
         copy.data_copy_pad, pipe=move_pipe), "dst", "src", "params", "[pad_params]", "[mode]",
-        template=_data_copy_pad_template),)),
+        template=_data_copy_pad_template, template_args=("mode",)),)),
     Instruction("Fill", (_one(INIT_CONST_VALUE, "dst", "params"),)),
     Instruction("InitConstValue", (_one(INIT_CONST_VALUE, "dst", "params",
                                         fixed={"instr": "InitConstValue"}),)),
     Instruction("Fixpipe", (
-        _one(FIXPIPE, "dst", "src", "params", "[config]", template=_fixpipe_template),
+        _one(FIXPIPE, "dst", "src", "params", "[config]", template=_fixpipe_template,
+             template_args=("config",)),
         _one(FIXPIPE, "dst", "src", "cbuf_workspace", "params", "[config]", when="workspace",
-             template=_fixpipe_template),
+             template=_fixpipe_template, template_args=("config",)),
     )),
     Instruction("SetFmatrix", (
         _one(SET_FMATRIX, "l1H", "l1W", "padList", "[mode]"),
@@ -432,7 +453,7 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
          value("dtype", str, default=None, step_default=REQUIRED,
                note="the T of SetLoadDataPaddingValue<T>; ascsim does not guess it")),
         "SetLoadDataPaddingValue<T>(padValue): stores the value's bit pattern.", registers.set_padding_value),
-        "value", "[dtype]", template=_type_of_value),)),
+        "value", "[dtype]", template=_type_of_value, template_args=("dtype",)),)),
     Instruction("SetLoadDataRepeat", (_one(SET_LOAD_DATA_REPEAT, structs={"p": (LoadDataRepeatParam,)}),)),
     Instruction("SetLoadDataRepeatWithStride", (_one(SET_LOAD_DATA_REPEAT,
                                                      structs={"p": (LoadDataRepeatParamWithStride,)}),)),
@@ -444,7 +465,7 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
     Instruction("SetAtomicAdd", (_one(Op(
         "set_atomic_add", "SetAtomicAdd", (value("dtype", str, step_default="float"),),
         "`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md).",
-        registers.set_atomic_add), template=_type_of_value),)),
+        registers.set_atomic_add), template=_type_of_value, template_args=("dtype",)),)),
     Instruction("SetAtomicNone", (_one(SET_ATOMIC_NONE),)),
     Instruction("DisableDmaAtomic", (_one(SET_ATOMIC_NONE),)),
     Instruction("SetFixpipeNz2ndFlag", (_one(Op(

@@ -1164,7 +1164,7 @@ _COL = {
 }  # fmt: skip
 
 
-def _short(ds: Iterable[str]) -> str:
+def _short_dtypes(ds: Iterable[str]) -> str:
     return " ".join(_SHORT.get(d, d) for d in sorted(ds, key=_dtype_sort_key))
 
 
@@ -1193,9 +1193,10 @@ def format_chips_table(width: int = 110) -> str:
             parts: list[str] = []
             for p, ds in sup.paths.items():
                 t = sup.transpose.get(p)
-                parts.append(f"{_fmt_path(p)}: {_short(ds)}" + (f" (T: {_short(t)})" if t else ""))
+                parts.append(f"{_fmt_path(p)}: {_short_dtypes(ds)}" + (f" (T: {_short_dtypes(t)})" if t else
+                ""))
             if not sup.paths:
-                parts.append(f"value: {_short(sup.dtypes)}" if sup.dtypes else "(no dtype)")
+                parts.append(f"value: {_short_dtypes(sup.dtypes)}" if sup.dtypes else "(no dtype)")
             if sup.combos:
                 combos = sorted("x".join(_SHORT.get(d, d) for d in c[:-1]) + "->" + _SHORT.get(c[-1], c[-1])
                                 for c in sup.combos)  # fmt: skip

@@ -258,7 +258,7 @@ class LocalTensor:
             raw = t.bytes()
             for j, v in enumerate(t.read(hi - lo).tolist()):
                 b = raw[j // 2 : j // 2 + 1] if bits == 4 else raw[j * bits // 8 : (j + 1) * bits // 8]
-                parts.append("_" if (b == fill).all() else _short(v))
+                parts.append("_" if (b == fill).all() else short_value(v))
             if hi < n:
                 parts.append("...")
         note = " (_ = fill marker, never written)" if "_" in parts else ""
@@ -285,7 +285,7 @@ def _int(name: str, value: object) -> int:
     return v
 
 
-def _short(v: object) -> str:
+def short_value(v: object) -> str:
     if isinstance(v, float):
         return f"{int(v)}" if v.is_integer() and abs(v) < 1e15 else f"{v:.4g}"
     return str(v)

@@ -186,16 +186,17 @@ def copy_block(dt: DType, gm: str, pitch: int, r0: int, c0: int, rows: int, cols
         if full:
             calls.append(Call("DataCopy", {"dst": (l1, 0), "src": (gm, src)},
                               Nd2NzParams(full, R0, cols, R0 * pitch, pitch, R0, 1, R0 * width),
-                              _nz_bytes(dt, full, R0, cols), dst_mem="L1"))
+                              _nz_bytes(dt, full, R0, cols), dst_mem="L1", src_mem="GM"))
         if tail:
             refs = {"dst": (l1, full * R0 * width), "src": (gm, src + full * R0 * pitch)}
             calls.append(Call("DataCopy", refs,
                               Nd2NzParams(1, tail, cols, 0, pitch, R0, 1, 0), _nz_bytes(dt, 1, tail, cols),
-                              dst_mem="L1"))
+                              dst_mem="L1", src_mem="GM"))
         return MatrixBlock(l1, dt.bits, rows, cols, R0, True, width), calls
     height = align(rows, gran(dt))
     p = Nd2NzParams(1, rows, cdiv(cols, u), 0, pitch // u, height, 1, 0)
-    call = Call("DataCopy", {"dst": (l1, 0), "src": (gm, src)}, p, _nz_bytes(dt, 1, rows, cols), dst_mem="L1")
+    call = Call("DataCopy", {"dst": (l1, 0), "src": (gm, src)}, p, _nz_bytes(dt, 1, rows, cols), dst_mem="L1",
+                src_mem="GM")
     return MatrixBlock(l1, dt.bits, rows, cols, height), [call]
 
 
@@ -205,19 +206,19 @@ def copy_block(dt: DType, gm: str, pitch: int, r0: int, c0: int, rows: int, cols
 
 
 def _ld(dst: tuple[str, int], src: tuple[str, int], p: object, nbytes: int, mem: str) -> Call:
-    return Call("LoadData", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem)
+    return Call("LoadData", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem, src_mem="L1")
 
 
 def _l3d(dst: tuple[str, int], src: tuple[str, int], p: LoadData3DParamsV2, bits: int, mem: str) -> Call:
     """A Load3D call: it writes exactly its window (mExtension x kExtension elements, divergence L7) but
     its footprint spans whole fractals (16-row squares)."""
     m, k = p.mExtension, p.kExtension
-    return Call("LoadData", {"dst": dst, "src": src}, p, m * k * bits // 8, dst_mem=mem,
+    return Call("LoadData", {"dst": dst, "src": src}, p, m * k * bits // 8, dst_mem=mem, src_mem="L1",
                 span=align(m, R0) * align(k, R0) * bits // 8)
 
 
 def _ldwt(dst: tuple[str, int], src: tuple[str, int], p: object, nbytes: int, mem: str) -> Call:
-    return Call("LoadDataWithTranspose", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem)
+    return Call("LoadDataWithTranspose", {"dst": dst, "src": src}, p, nbytes, dst_mem=mem, src_mem="L1")
 
 
 def load3d_2d_params(x: MatrixBlock, dt: DType, m0: int, m_ext: int, k0: int, k_ext: int, transpose: bool
@@ -410,14 +411,14 @@ def fmap_copy(dt: DType, gm: str, img_off: int, channels: int, height: int, widt
         gap = (height - rows) * width * c0 * eb // 32
         p = DataCopyParams(len(full), blen, gap if len(full) > 1 else 0, 0)
         calls.append(Call("DataCopy", {"dst": (blk.tensor, 0), "src": (gm, src)}, p, len(full) * blen * 32,
-                          dst_mem="L1"))
+                          dst_mem="L1", src_mem="GM"))
         dst = len(full) * rows * width * c0
     for s, n in groups:
         if n != c0:  # the packed tail: n channels per pixel
             src = img_off + s * height * width + blk.h_lo * width * n
             blen = cdiv(rows * width * n * eb, 32)
             calls.append(Call("DataCopy", {"dst": (blk.tensor, dst), "src": (gm, src)},
-                              DataCopyParams(1, blen, 0, 0), blen * 32, dst_mem="L1"))
+                              DataCopyParams(1, blen, 0, 0), blen * 32, dst_mem="L1", src_mem="GM"))
     return calls
 
 
@@ -467,7 +468,7 @@ def fixpipe_call(chip: ChipProfile, dst: tuple[str, int], l0c: str, m: int, n: i
         p: object = FixpipeParamsArch3510(n, m, ha, ld, params=Nz2NdParams(1, 0, 0), **q)
     else:
         p = FixpipeParamsV220(n, m, ha, ld, ndNum=1, **q)
-    return Call("Fixpipe", {"dst": dst, "src": (l0c, 0)}, p, m * n * out_bytes, dst_mem="GM")
+    return Call("Fixpipe", {"dst": dst, "src": (l0c, 0)}, p, m * n * out_bytes, dst_mem="GM", src_mem="L0C")
 
 
 def bias_gm_copy(gm: str, l1: str, count: int, bits: int) -> Call:
@@ -475,7 +476,7 @@ def bias_gm_copy(gm: str, l1: str, count: int, bits: int) -> Call:
     .md 表3; the host pads the vector)."""
     nbytes = count * bits // 8
     return Call("DataCopy", {"dst": (l1, 0), "src": (gm, 0)}, DataCopyParams(1, nbytes // 32, 0, 0), nbytes,
-                dst_mem="L1")
+                dst_mem="L1", src_mem="GM")
 
 
 def bias_bt_copy(chip: ChipProfile, l1: str, n0: int, bt: str, nb: int, bits: int) -> Call:
@@ -484,4 +485,4 @@ def bias_bt_copy(chip: ChipProfile, l1: str, n0: int, bt: str, nb: int, bits: in
     unit = 32 if chip.key == "ascend950" else 64
     nbytes = nb * bits // 8
     p = DataCopyParams(1, nbytes // unit, 0, 0)
-    return Call("DataCopy", {"dst": (bt, 0), "src": (l1, n0)}, p, nbytes, dst_mem="BT")
+    return Call("DataCopy", {"dst": (bt, 0), "src": (l1, n0)}, p, nbytes, dst_mem="BT", src_mem="L1")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.errors import NotImplementedFeature, ParamRangeError
+from ..isa.quant import deq_word
 from ..machine.checks import pair
 from ..machine.dtypes import DType, from_raw, get_dtype, to_raw
 from ..machine.layouts import align, channel_groups, chw_to_fmap_l1
@@ -92,8 +93,6 @@ class MatmulProblem:
         a, b = rounded(dt, inputs["a"]), rounded(dt, inputs["b"])
         bias = np.asarray(inputs["bias"]) if self.bias else np.zeros(self.n)
         if self.quant:
-            from ..flows.quant import quant_matmul_reference  # 随路量化.md DEQF16, written from the doc
-
             return quant_matmul_reference(a, b, bias.astype(np.int64), self.scale).astype(np.float64)
         return a @ b + bias
 
@@ -273,3 +272,11 @@ def weights_to_b(w_oihw: np.ndarray, channels: int, c0: int) -> np.ndarray:
     cols = img2col_column(c, kh, kw, channels, kh_n, kw_n, c0)
     b[cols.ravel(), :] = w_oihw.transpose(1, 2, 3, 0).reshape(-1, cout)
     return b
+
+
+def quant_matmul_reference(a: np.ndarray, b: np.ndarray, bias: np.ndarray, scale: float) -> np.ndarray:
+    """numpy: int64 matmul + bias, then the DEQF16 steps of 随路量化.md: int32 -> float32, times the scale
+    with its low 13 mantissa bits cleared (a float32 product), cast to half."""
+    acc = a.astype(np.int64) @ b.astype(np.int64) + bias.astype(np.int64)
+    m1 = np.array([deq_word(scale)], np.uint32).view(np.float32)[0]
+    return (acc.astype(np.int32).astype(np.float32) * m1).astype(np.float16)

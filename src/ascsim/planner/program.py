@@ -18,13 +18,9 @@ import numpy as np
 
 from ..core import Core
 from ..engine.record import ExecReport
+from ..isa.table import BY_NAME, REQUIRED, TENSOR, pipe_of
 from ..machine.dtypes import DType
 from ..machine.memory import LocalTensor
-
-#: Pipe of each call (the queue it issues on in an Ascend C kernel; Ascend C 同步控制: MTE2 = GM->L1,
-#: MTE1 = L1->L0A/L0B/BT, M = the cube, FIX = L0C->GM).
-PIPES = {"DataCopy": "MTE2", "LoadData": "MTE1", "LoadDataWithTranspose": "MTE1", "Mmad": "M",
-         "Fixpipe": "FIX", "SetFmatrix": "S"}
 
 
 @dataclass
@@ -54,12 +50,12 @@ class Call:
     extra: dict | None = None
     dst_mem: str = ""  # memory written ("L1", "L0A", ...), for the report's bytes per level
     span: int = 0  # bytes from dst the call may touch when more than nbytes (whole fractals), for capacity
+    src_mem: str = ""  # memory read, for the pipe of a data move
 
     @property
     def pipe(self) -> str:
-        if self.dst_mem == "BT":
-            return "MTE1"  # DataCopy L1 -> BiasTable issues on MTE1 (DataCopy（L1ToBiasTable…）.md)
-        return PIPES.get(self.call, "S")
+        """The pipe it issues on (the instruction table's; register setters on the scalar pipe)."""
+        return pipe_of(self.call, self.dst_mem or None, self.src_mem or None) or "S"
 
 
 @dataclass
@@ -112,7 +108,7 @@ class Program:
                 t = views[ref] = base[ref[1]] if ref[1] else base
             return t
 
-        return tensors, core.run(_STEP[c.call](core, c, view) for c in self.calls)
+        return tensors, core.run(_step(core, c, view) for c in self.calls)
 
     def count(self) -> dict[str, int]:
         """Calls per instruction name (LoadData split by params struct)."""
@@ -145,22 +141,20 @@ _LOAD_NAMES = {"LoadData3DParamsV2": "Load3Dv2", "LoadData2DParams": "LoadData2D
                "LoadData2DParamsV2": "LoadData2Dv2"}
 
 
-def _dst_src(method: str) -> Callable[[Core, Call, Callable], tuple]:
-    def step(core: Core, c: Call, v: Callable) -> tuple:
-        return getattr(core, method), v(c.args["dst"]), v(c.args["src"]), c.params
-    return step
-
-
-def _mmad(core: Core, c: Call, v: Callable) -> tuple:
-    bias = v(c.args["bias"]) if "bias" in c.args else None
-    return core.mmad, v(c.args["c"]), v(c.args["a"]), v(c.args["b"]), c.params, bias
-
-
-#: call -> the `Core.run` step (method, arguments) it becomes
-_STEP: dict[str, Callable[[Core, Call, Callable], tuple]] = {
-    "LoadData": _dst_src("load_data"), "LoadDataWithTranspose": _dst_src("load_data_with_transpose"),
-    "Mmad": _mmad, "DataCopy": _dst_src("data_copy"), "Fixpipe": _dst_src("fixpipe"),
-}
+def _step(core: Core, c: Call, view: Callable) -> tuple:
+    """The `Core.run` step (method, arguments) a call becomes: its form's arguments in order, tensors from
+    their views, the params struct, the rest at their defaults (the instruction table)."""
+    form = BY_NAME[c.call].form_for(c.args)
+    args = []
+    for a in form.op.args:
+        if a.keyword:
+            break
+        key = a.step_key
+        args.append(view(c.args[key]) if a.kind == TENSOR and key in c.args else c.params if key == "params"
+                    else None if a.default is REQUIRED else a.default)
+    while args and args[-1] is None and form.op.args[len(args) - 1].default is None:
+        args.pop()
+    return (getattr(core, form.op.method), *args)
 
 
 def run_calls(core: Core, tensors: dict[str, LocalTensor], calls: Iterable[Call]) -> list[ExecReport]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..base.errors import AscsimError, ParamRangeError, UnsupportedError
+from ..isa.quant import deq_word
 from ..machine.chips import ChipProfile, get_chip
 from ..machine.dtypes import DType, get_dtype
 from ..machine.layouts import R0, align, cdiv
@@ -351,12 +352,6 @@ def bias_length(n: int) -> int:
     """Elements of the bias vector in GM / L1: n padded so every L1 -> BT copy of a tile (up to 64 values
     past its start) stays inside, a whole number of 32-B blocks."""
     return align(n, 64) + 64
-
-
-def deq_word(scale: float) -> int:
-    from ..flows.quant import deq_word as word  # 随路量化.md 表1: the scale's float32 bits, M1 field
-
-    return word(scale)
 
 
 def _trial(chip: str, run: Callable) -> str | None:

@@ -40,6 +40,15 @@ Every problem is reported as one line naming the file and the path inside it:
 from .files import (
     CALLS,
     FIXPIPE_CONFIGS,
+    load_scenario,
+    save_target_problem,
+    step_config,
+    step_struct,
+    struct_types,
+    tomllib,
+)
+from .run import ScenarioRun, StepResult, build, run_scenario, save_outputs, summarize
+from .schema import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_GM_ELEMENTS,
@@ -50,14 +59,7 @@ from .files import (
     Step,
     TensorSpec,
     internal_error,
-    load_scenario,
-    save_target_problem,
-    step_config,
-    step_struct,
-    struct_types,
-    tomllib,
 )
-from .run import ScenarioRun, StepResult, build, run_scenario, save_outputs, summarize
 from .values import initial_values
 
 __all__ = [

@@ -27,10 +27,12 @@ from enum import IntEnum
 from typing import Any
 
 from .. import params as P
+from ..isa.table import REQUIRED, STRUCT, TENSOR
 from ..machine.dtypes import DType, get_dtype
 from ..params.copy import Nz2DnParams, QuantMode_t
-from .files import Scenario, ScenarioError, Step, step_config, step_struct
+from .files import CALLS, step_config, step_struct
 from .run import build
+from .schema import Scenario, ScenarioError, Step
 
 # Number of leading dataclass fields the C++ constructor takes (0 = no constructor: assign fields).
 _CTOR_ARITY: dict[str, int] = {
@@ -58,10 +60,6 @@ _CTOR_ARITY: dict[str, int] = {
 _TEMPLATED = {"LoadData3DParamsV1", "LoadData3DParamsV2", "InitConstValueParams", "DataCopyPadExtParams"}
 _T_VALUES = {"padValue", "initValue", "paddingValue"}  # fields holding a T
 _HEX = {"extConfig", "filterConfig", "config0", "config1", "deqScalar"}  # u64 config words
-_VAR = {"Mmad": "mmadParams", "MmadMx": "mmadParams", "MmadWithSparse": "mmadParams",
-        "DataCopy": "copyParams", "DataCopyPad": "copyParams", "Fill": "fillParams",
-        "InitConstValue": "fillParams", "Fixpipe": "fixpipeParams", "SetLoadDataRepeat": "repeatParams",
-        "SetLoadDataRepeatWithStride": "repeatParams"}
 
 
 def step_to_cpp(sc: Scenario, step_index: int) -> str:
@@ -152,6 +150,12 @@ def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
     cls = type(obj).__name__
     if isinstance(obj, (P.Load3DBitModeParam, P.Load2DBitModeParam)):
         return _bitmode_lines(obj, var, raw or {})
+    if isinstance(obj, P.SetFMatrixBitModeParams):  # set field by field (SetFmatrixBitMode.md 调用示例)
+        d = obj.as_dict()
+        pads = [d[f"padList{i}"] for i in range(4)]
+        return [f"AscendC::SetFMatrixBitModeParams {var};", f"{var}.SetL1H({d['l1H']});",
+                f"{var}.SetL1W({d['l1W']});", f"uint8_t padList[4] = {_value('padList', pads, None)};",
+                f"{var}.SetPadList(padList);"]
     arity = _CTOR_ARITY.get(cls, 0)
     if cls == "LoadDataRepeatParam" and (chip == "ascend950" or obj.dstStride):
         arity = 4  # SetLoadDataRepeat.md: on 950 dstStride exists and must be configured
@@ -213,88 +217,86 @@ def _accessor(name: str) -> str:
 # -- steps ----------------------------------------------------------------------------------------------
 
 
-_TENSOR_ARGS = ("dst", "src", "idx", "a", "b", "c", "bias", "src_mx", "workspace", "quant_pre", "relu_pre")
+class CppStep:
+    """What a form's C++ template arguments are made of, for one scenario step (`isa.table.Form.template`):
+    the element types of its tensors, its structs and values, and `static` lines it needs before the call."""
+
+    def __init__(self, sc: Scenario, step: Step) -> None:
+        self.sc, self.step, self.raw = sc, step, step.raw
+        self.statics: list[str] = []
+
+    def dtype(self, key: str) -> str:
+        return self.sc.tensors[_name(self.raw[key])].dtype.name
+
+    def dtype_name(self) -> str:
+        return get_dtype(self.raw.get("dtype", "half")).name
+
+    def position(self, key: str, template_key: str) -> str:
+        return self.raw.get(template_key, self.sc.tensors[_name(self.raw[key])].position)
+
+    def struct(self, key: str) -> Any:
+        return step_struct(self.sc, self.step, key) if key in self.raw else None
+
+    def config(self) -> P.IsResetLoad3dConfig | None:
+        cfg = step_config(self.step)
+        return None if cfg is None or cfg == P.IS_RESER_LOAD3D_DEFAULT_CONFIG else cfg
+
+    def fixpipe_config(self) -> str:
+        p = self.struct("params")
+        return self.raw.get("config") or (
+            "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR")
+
+    def static(self, line: str) -> None:
+        self.statics.append(line)
+
+    @staticmethod
+    def cpp_bool(v: Any) -> str:
+        return _value("", v, None)
 
 
 def _step_lines(sc: Scenario, step: Step) -> list[str]:
-    s, call = step.raw, step.call
-    var = _VAR.get(call, "params")
-    if call == "SetFmatrix" and "params" in s:  # the bit-mode form (SetFmatrixBitMode.md 调用示例)
-        p = step_struct(sc, step)
-        mode = str(s.get("mode", "FMATRIX_LEFT")).split(".")[-1]
-        d = p.as_dict()
-        pads = [d[f"padList{i}"] for i in range(4)]
-        return [f"AscendC::SetFMatrixBitModeParams {var};", f"{var}.SetL1H({d['l1H']});",
-                f"{var}.SetL1W({d['l1W']});", f"uint8_t padList[4] = {_value('padList', pads, None)};",
-                f"{var}.SetPadList(padList);", f"AscendC::SetFmatrix({var}, AscendC::FmatrixMode::{mode});"]
-    if call == "SetFmatrix":
-        pads = s.get("padList", [0, 0, 0, 0])
-        mode = str(s.get("mode", "FMATRIX_LEFT")).split(".")[-1]
-        return [f"uint8_t padList[{len(pads)}] = {_value('padList', pads, None)};",
-                f"AscendC::SetFmatrix({s.get('l1H', 0)}, {s.get('l1W', 0)}, padList, "
-                f"AscendC::FmatrixMode::{mode});"]
-    if call == "SetLoadDataPaddingValue":
-        dt = get_dtype(s.get("dtype", "half"))
-        return [f"AscendC::SetLoadDataPaddingValue<{dt.name}>({_value('padValue', s.get('value', 0), dt)});"]
-    if call == "SetLoadDataBoundary":
-        return [f"AscendC::SetLoadDataBoundary({int(s.get('value', 0))});"]
-    if call == "SetAtomicAdd":
-        return [f"AscendC::SetAtomicAdd<{get_dtype(s.get('dtype', 'float')).name}>();"]
-    if call in ("SetAtomicNone", "DisableDmaAtomic"):
-        return [f"AscendC::{call}();"]
-    if call == "SetFixpipeNz2ndFlag":
-        fields = (("ndNum", 1), ("srcNdStride", 0), ("dstNdStride", 0))
-        args = ", ".join(str(int(s.get(k, d))) for k, d in fields)
-        return [f"AscendC::SetFixpipeNz2ndFlag({args});"]
-    if call == "SetFixpipePreQuantFlag":
-        return [f"AscendC::SetFixpipePreQuantFlag(0x{int(s.get('config', 0)):x});"]
-    if call == "SetFixPipeConfig":
-        args = ", ".join(_ref(s[k]) for k in ("relu_pre", "quant_pre") if k in s)
-        return [f"AscendC::SetFixPipeConfig({args});"]
-    p = step_struct(sc, step)
-    if call in ("SetLoadDataRepeat", "SetLoadDataRepeatWithStride"):
-        return struct_lines(p, var, chip=sc.chip) + [f"AscendC::{call}({var});"]
-    tensors = {k: _ref(v) for k, v in s.items() if k in _TENSOR_ARGS}
-    if call in ("Mmad", "MmadMx", "MmadWithSparse"):
-        args = [tensors[k] for k in ("c", "a", "b", "bias") if k in tensors]
-        return struct_lines(p, var) + [f"AscendC::{call}({', '.join(args)}, {var});"]
-    dt = _dtype_of(sc, s["dst"])
-    if call in ("Fill", "InitConstValue"):  # Fill.md 调用示例
-        return struct_lines(p, var, dt) + [f"AscendC::{call}({tensors['dst']}, {var});"]
-    lines = struct_lines(p, var, _dtype_of(sc, s["src"]), chip=sc.chip, raw=s.get("params"))
-    dst, src = tensors["dst"], tensors["src"]
-    if call == "DataCopyPad":  # DataCopyPad（GMToL1非对齐数据搬运）.md 调用示例
-        mode = s.get("mode", "Normal")
-        pad = struct_lines(step_struct(sc, step, "pad_params"), "padParams", dt)
-        return lines + pad + [f"AscendC::DataCopyPad<{dt.name}, AscendC::PaddingMode::{mode}>({dst}, {src}, "
-                              f"{var}, padParams);"]
-    if call == "LoadDataWithSparse":
-        return lines + [f"AscendC::LoadDataWithSparse({dst}, {src}, {tensors['idx']}, {var});"]
-    if call in ("LoadDataWithTranspose", "DataCopy"):
-        return lines + [f"AscendC::{call}({dst}, {src}, {var});"]
-    if call == "Fixpipe":
-        cfg = s.get("config") or (
-            "CFG_COLUMN_MAJOR" if isinstance(getattr(p, "params", None), Nz2DnParams) else "CFG_ROW_MAJOR")
-        ws = f"{tensors['workspace']}, " if "workspace" in tensors else ""
-        return lines + [f"AscendC::Fixpipe<{dt.name}, {_dtype_of(sc, s['src']).name}, AscendC::{cfg}>"
-                        f"({dst}, {src}, {ws}{var});"]
-    # LoadData: the overload follows the struct type, as in C++
-    if "src_mx" in s:  # Load2DMX (LoadData_2D_MX.md): data and scales in one call
-        mx = step_struct(sc, step, "mx_params")
-        return lines + struct_lines(mx, "mxParams") + [
-            f"AscendC::LoadData({dst}, {src}, {tensors['src_mx']}, {var}, mxParams);"]
-    if isinstance(p, (P.Load3DBitModeParam, P.Load2DBitModeParam)):
-        dpos = s.get("dst_pos", sc.tensors[_name(s["dst"])].position)
-        spos = s.get("src_pos", sc.tensors[_name(s["src"])].position)
-        tpl = f"AscendC::TPosition::{dpos}, AscendC::TPosition::{spos}, {dt.name}"
-        return lines + [f"AscendC::LoadData<{tpl}>({dst}, {src}, {var});"]
-    cfg = step_config(step)
-    fn = "LoadDataWithStride" if call == "LoadDataWithStride" else "LoadData"
-    if cfg is not None and cfg != P.IS_RESER_LOAD3D_DEFAULT_CONFIG:
-        flags = f"{_value('', cfg.isSetFMatrix, None)}, {_value('', cfg.isSetPadding, None)}"
-        return lines + [f"static constexpr AscendC::IsResetLoad3dConfig cfg = {{{flags}}};",
-                        f"AscendC::{fn}<{dt.name}, cfg>({dst}, {src}, {var});"]
-    return lines + [f"AscendC::{fn}({dst}, {src}, {var});"]
+    """A step as C++: the structs and arrays it passes, declared first, then the call with its template
+    arguments — all from its form in the instruction table (argument order, variable names, spellings)."""
+    s = step.raw
+    form = CALLS[step.call].form_for(s)
+    ctx = CppStep(sc, step)
+    template = form.template(ctx) if form.template is not None else ()
+    keys = {a.step_key for a in form.op.args}
+    elem = next((ctx.dtype(k) for k in ("src", "dst") if k in keys and k in s), None)
+    dt = get_dtype(elem) if elem else None
+    pre: list[str] = []
+    args: list[str] = []
+    for name, optional in form.positional():
+        a = form.op.arg(name)
+        key = a.step_key
+        if name in form.template_args:
+            continue
+        if a.kind == TENSOR:
+            if key in s:
+                args.append(_ref(s[key]))
+        elif a.kind == STRUCT:
+            obj = step_struct(sc, step, key)
+            var = a.cpp_var or "params"
+            tdt = get_dtype(ctx.dtype("dst")) if key != "params" and "dst" in s else dt
+            pre += struct_lines(obj, var, tdt, chip=sc.chip, raw=s.get(key))
+            args.append(var)
+        else:
+            if optional and key not in s and a.step_default is None and a.default is not REQUIRED \
+                    and not a.cpp_render:
+                continue
+            v = s.get(key, a.step_default if a.step_default is not None else a.default)
+            if a.cpp_render == "array":
+                pre.append(f"uint8_t {a.cpp_name}[{len(v)}] = {_value(a.cpp_name, v, None)};")
+                args.append(a.cpp_name)
+            elif a.cpp_render == "hex":
+                args.append(f"0x{int(v):x}")
+            elif a.cpp_render:
+                args.append(f"AscendC::{a.cpp_render}::{str(v).split('.')[-1]}")
+            else:
+                args.append(_value(a.cpp_name, v, get_dtype(ctx.dtype_name()) if a.cpp_name in _T_VALUES
+                                   else None))
+    tpl = f"<{', '.join(template)}>" if template else ""
+    return pre + ctx.statics + [f"AscendC::{step.call}{tpl}({', '.join(args)});"]
 
 
 def scenario_kernel(sc: Any, entry: str = "ascsim_scenario") -> str:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..base.errors import AscsimError
 from ..expectations import LAYOUTS, ExpectResult, densify_2to4, expect, img2col, transpose
-from .files import ScenarioError, expect_type, only_keys, resolve, tensor_ref
+from .schema import ScenarioError, expect_type, only_keys, resolve, tensor_ref
 from .values import initial_values
 
 _KEYS = {"after", "tensor", "layout", "of", "rows", "cols", "c0", "height", "ld", "note"}

@@ -10,7 +10,6 @@ import json
 import math
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -18,23 +17,34 @@ from typing import Any
 from .. import params as P
 from ..base.errors import AscsimError, did_you_mean
 from ..isa import table
-from ..isa.table import REQUIRED, STRUCT, STRUCT_DEFAULT, TENSOR, VALUE, Arg, Form, Instruction
+from ..isa.table import REQUIRED, STRUCT, STRUCT_DEFAULT, TENSOR, VALUE, Arg, Instruction
 from ..machine.dtypes import DType, get_dtype
 from ..machine.layouts import align
-from ..machine.memory import POSITION_MEMORY, LocalTensor, memory_of, position_hint
+from ..machine.memory import POSITION_MEMORY, memory_of, position_hint
+from .schema import (
+    INT_MAX,
+    INT_MIN,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_GM_ELEMENTS,
+    MAX_GM_TOTAL_ELEMENTS,
+    Scenario,
+    ScenarioError,
+    Step,
+    TensorSpec,
+    brief,
+    expect_type,
+    flat_numbers,
+    internal_error,
+    one_line,
+    only_keys,
+    tensor_ref,
+)
 
 try:  # Python >= 3.11
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
-
-
-class ScenarioError(AscsimError):
-    """A problem in a scenario file, located by file and path (`steps[2].params.l1H`)."""
-
-
-class ScenarioWarning(UserWarning):
-    """A warning raised while building a scenario's tensors, its message located (`tensors.x.init: ...`)."""
 
 
 # -- the parameter structs a scenario may name ------------------------------------------------------------
@@ -63,74 +73,7 @@ _INIT_KINDS = ("arange", "zeros", "ones", "random", "npy", "values", "fill", "ra
 _LAYOUTS = ("flat", "fmap", "nz", "zz", "zn")
 
 
-@dataclass
-class TensorSpec:
-    name: str
-    position: str
-    dtype: DType
-    length: int
-    offset: int | None = None
-    init: Any = None
-    shape: tuple[int, ...] | None = None
-    layout: str = "flat"
-
-
-@dataclass
-class Step:
-    index: int
-    call: str
-    raw: dict
-    line: str = ""  # "steps[3]"
-
-
-@dataclass
-class Scenario:
-    path: Path
-    chip: str
-    strict: bool
-    tensors: dict[str, TensorSpec]
-    steps: list[Step]
-    save: dict[str, str] = field(default_factory=dict)
-    description: str = ""
-    expects: list = field(default_factory=list)  # [[expect]] tables (ascsim.scenario.expect)
-
-    def where(self, loc: str) -> str:
-        return f"{self.path.name}: {loc}"
-
-    def error(self, loc: str, msg: str) -> ScenarioError:
-        return ScenarioError(f"{self.where(loc)}: {msg}")
-
-
 # -- loading and schema checks ---------------------------------------------------------------------------
-
-#: Deepest nesting a scenario file may have. A real one needs 5 (steps[i].params.params.field, or nested
-#: `values`); deeper input is refused right after parsing, before any walker recurses into it.
-MAX_DEPTH = 32
-#: GM tensors are host arrays ascsim allocates and fills: these caps keep a run bounded in time and memory
-#: (ascsim's limits for a CPU run, not the hardware's). 2**24 elements is a 4096 x 4096 matrix.
-MAX_GM_ELEMENTS = 1 << 24
-MAX_GM_TOTAL_ELEMENTS = 1 << 26
-#: Largest scenario file read (TOML parses at ~3 MB/s; tensor contents belong in .npy files).
-MAX_FILE_BYTES = 64 << 20
-#: Integers a scenario may give anywhere: C++ has no integer field wider than 64 bits.
-INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
-
-
-def brief(value: Any, width: int = 60) -> str:
-    """repr(value), cut to `width` characters (a huge int or a long list stays a one-line message)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else \
-        f"{'-' if value < 0 else ''}{abs(value).bit_length()}-bit integer"
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def expect_type(sc: Scenario, loc: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if isinstance(value, bool) and kind in (int, float, (int, float)):
-        raise sc.error(loc, f"expected {what}, got {brief(value)}")
-    if not isinstance(value, kind):
-        raise sc.error(loc, f"expected {what}, got {brief(value)}")
-    if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
-        raise sc.error(loc, f"expected {what} that fits 64 bits, got {brief(value)}")
-    return value
 
 
 def _shape_problem(raw: Any) -> tuple[str, str] | None:
@@ -195,18 +138,6 @@ def read_tables(path: Path) -> dict:
     if problem is not None:
         raise ScenarioError(f"{path.name}: {problem[0]}: {problem[1]}")
     return raw
-
-
-def one_line(text: str) -> str:
-    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
-    return " ".join(text.splitlines())
-
-
-def only_keys(sc: Scenario, loc: str, d: dict, allowed: set[str]) -> None:
-    for k in d:
-        if k not in allowed:
-            raise sc.error(f"{loc}.{k}" if loc else k,
-                           f"unknown field{did_you_mean(k, allowed)}; allowed: {', '.join(sorted(allowed))}")
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -319,25 +250,6 @@ def _laid_out_size(layout: str, shape: tuple[int, ...], dt: DType) -> int:
     return math.prod(shape)  # Python ints: np.prod would wrap at 2**63
 
 
-def flat_numbers(values: Any) -> list[int | float] | None:
-    """A (nested) list's numbers in row-major order, or None when it is not a list of numbers (ints within
-    64 bits; bools are not numbers). Nesting is bounded by MAX_DEPTH, so the recursion is too."""
-    if not isinstance(values, list):
-        return None
-    out: list[int | float] = []
-    for v in values:
-        if isinstance(v, list):
-            inner = flat_numbers(v)
-            if inner is None:
-                return None
-            out.extend(inner)
-        elif isinstance(v, float) or type(v) is int and INT_MIN <= v <= INT_MAX:
-            out.append(v)
-        else:
-            return None
-    return out
-
-
 def _check_init(sc: Scenario, loc: str, init: Any) -> None:
     if isinstance(init, str):
         if init not in ("arange", "zeros", "ones", "random"):
@@ -369,19 +281,6 @@ def _check_init(sc: Scenario, loc: str, init: Any) -> None:
                                 f"high = {brief(high)}")
 
 
-def step_form(ins: Instruction, s: dict) -> Form:
-    """The form (C++ overload) a step calls: the one whose `when` key the step gives, else the plain one."""
-    for f in ins.forms[1:]:
-        if f.when in s:
-            return f
-    return ins.forms[0]
-
-
-def step_args(form: Form) -> list[Arg]:
-    """The arguments a step spells for `form` (value arguments without a step type are Python-only)."""
-    return [a for a in form.op.args if a.kind != VALUE or a.step is not None]
-
-
 def _step(sc: Scenario, i: int, s: Any) -> Step:
     """Check one [[steps]] table against its call's form in the instruction table (isa.table): known keys,
     tensor references, value types, structs and their types."""
@@ -392,11 +291,11 @@ def _step(sc: Scenario, i: int, s: Any) -> Step:
         raise sc.error(f"{loc}.call", f"unknown call {call!r}{did_you_mean(call, CALLS)}; "
                                       f"known: {', '.join(CALLS)}")
     ins = CALLS[call]
-    form = step_form(ins, s)
-    args = step_args(form)
+    form = ins.form_for(s)
+    args = form.step_args()
     mine = {a.step_key for a in args}
     order = _key_order(ins)
-    others = sorted({a.step_key for f in ins.forms if f is not form for a in step_args(f)} - mine, key=order)
+    others = sorted({a.step_key for f in ins.forms if f is not form for a in f.step_args()} - mine, key=order)
     clash = sorted(k for k in others if k in s)
     if clash and form.when is not None:
         first = form.op.arg(form.positional()[0][0])
@@ -472,23 +371,6 @@ def step_value(a: Arg, v: Any) -> Any:
     return v
 
 
-def tensor_ref(sc: Scenario, loc: str, ref: Any) -> tuple[str, int]:
-    if isinstance(ref, str):
-        name, index = ref, 0
-    else:
-        expect_type(sc, loc, ref, dict, "a tensor name or {tensor = NAME, index = I}")
-        only_keys(sc, loc, ref, {"tensor", "index"})
-        name, index = ref.get("tensor"), ref.get("index", 0)
-        expect_type(sc, f"{loc}.tensor", name, str, "a tensor name")
-        expect_type(sc, f"{loc}.index", index, int, "an element index")
-    if name not in sc.tensors:
-        raise sc.error(loc, f"no tensor named {brief(name)} (known: {', '.join(sc.tensors) or 'none'})")
-    if not 0 <= index <= sc.tensors[name].length:
-        raise sc.error(f"{loc}.index", f"must be in [0, {sc.tensors[name].length}] (the length of "
-                                       f"{name}), got {index}")
-    return name, index
-
-
 def struct_value(sc: Scenario, loc: str, d: Any) -> Any:
     """Build a params struct from {type = NAME, field = value, ...} with type checks per field."""
     expect_type(sc, loc, d, dict, "a table with type = \"<struct name>\" and its fields")
@@ -538,13 +420,6 @@ def _api(sc: Scenario, loc: str, what: str, fn: Callable[..., Any], *args: Any, 
         raise sc.error(loc, str(e)) from None
     except Exception as e:  # noqa: BLE001 - the one-line contract holds for ascsim's own bugs too
         raise sc.error(loc, internal_error(what, e)) from e
-
-
-def internal_error(what: str, e: BaseException) -> str:
-    """The one-line report of a non-AscsimError exception raised inside `what` (an ascsim bug)."""
-    text = one_line(str(e))
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return f"internal error in {what}: {type(e).__name__}: {text} — please report"
 
 
 def _is_int(v: Any) -> bool:
@@ -651,8 +526,8 @@ def save_target_problem(target: str) -> str | None:
 def step_struct(sc: Scenario, step: Step, part: str = "params") -> Any:
     """The struct a step passes as `params` (or `mx_params` / `pad_params`), built exactly as `run_scenario`
     builds it; a missing `mx_params` / `pad_params` is the struct's default."""
-    form = step_form(CALLS[step.call], step.raw)
-    arg = next((a for a in step_args(form) if a.step_key == part), None)
+    form = CALLS[step.call].form_for(step.raw)
+    arg = next((a for a in form.step_args() if a.step_key == part), None)
     default = ({"type": form.structs_of(arg.name)[0].__name__}
                if arg is not None and arg.step_default is STRUCT_DEFAULT else None)
     return struct_value(sc, f"{step.line}.{part}", step.raw.get(part, default))
@@ -664,8 +539,3 @@ def step_config(step: Step) -> P.IsResetLoad3dConfig | None:
     return P.IsResetLoad3dConfig(**cfg) if isinstance(cfg, dict) else None
 
 
-def resolve(tensors: dict[str, LocalTensor], ref: Any) -> LocalTensor:
-    """The tensor a checked reference names: `name` or {tensor = name, index = i} (the C++ `t[i]`)."""
-    name, index = (ref, 0) if isinstance(ref, str) else (ref["tensor"], ref.get("index", 0))
-    t = tensors[name]
-    return t[index] if index else t

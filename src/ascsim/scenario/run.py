@@ -18,20 +18,8 @@ from ..engine.record import ExecReport
 from ..isa.table import STRUCT, STRUCT_DEFAULT, TENSOR
 from ..machine.memory import LocalTensor
 from .expect import run_expects
-from .files import (
-    CALLS,
-    Scenario,
-    ScenarioError,
-    Step,
-    brief,
-    internal_error,
-    resolve,
-    save_target_problem,
-    step_args,
-    step_form,
-    step_struct,
-    step_value,
-)
+from .files import CALLS, save_target_problem, step_struct, step_value
+from .schema import Scenario, ScenarioError, Step, brief, internal_error, resolve
 from .values import init_raw, laid_out_init, warnings_at
 
 
@@ -80,10 +68,10 @@ def exec_step(run: ScenarioRun, step: Step) -> ExecReport | None:
     """Execute one checked step: its form's arguments from the step's keys (tensor references resolved,
     structs built, values converted, omitted keys at their step defaults), then the Core method."""
     sc, s = run.scenario, step.raw
-    form = step_form(CALLS[step.call], s)
+    form = CALLS[step.call].form_for(s)
     kwargs: dict[str, Any] = dict(form.fixed)
     later = []
-    for a in step_args(form):
+    for a in form.step_args():
         key = a.step_key
         if a.kind == TENSOR:
             if key in s:
@@ -110,7 +98,7 @@ def _located(step: Step, e: Exception) -> str:
     m = re.match(r"^[\w<>]+: (\w+)", msg)
     s = step.raw
     if m:
-        for part in (a.step_key for a in step_args(step_form(CALLS[step.call], s)) if a.kind == STRUCT):
+        for part in (a.step_key for a in CALLS[step.call].form_for(s).step_args() if a.kind == STRUCT):
             if isinstance(s.get(part), dict) and m.group(1) in s[part]:
                 return f"{step.line}.{part}.{m.group(1)}: {msg}"
         if m.group(1) in s:

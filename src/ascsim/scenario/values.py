@@ -13,7 +13,7 @@ import numpy as np
 from ..machine.dtypes import DType
 from ..machine.layouts import chw_to_fmap_l1, nd_to_nz, nd_to_zn, nd_to_zz
 from ..machine.memory import LocalTensor
-from .files import Scenario, ScenarioWarning, TensorSpec, brief, flat_numbers, one_line
+from .schema import Scenario, ScenarioWarning, TensorSpec, brief, flat_numbers, one_line
 
 
 def _init_values(sc: Scenario, spec: TensorSpec, n: int) -> np.ndarray:

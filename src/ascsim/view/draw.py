@@ -62,12 +62,12 @@ from .explain import (
     NOT_WRITTEN,
     PAD,
     StepView,
-    _summary,
     final_map,
     img2col_coords,
     matrix_coords,
     reading_lines,
     step_view,
+    view_summary,
 )
 
 PAD_COLOUR = "#bdbdbd"
@@ -576,9 +576,9 @@ def _dst_panel(g: Groups, fractals: list[int], gid: str, other: np.ndarray | Non
 
 
 def _span_text(fractals: list[int]) -> str:
-    from .explain import _ranges
+    from .explain import format_ranges
 
-    return _ranges(fractals)
+    return format_ranges(fractals)
 
 
 def _dst_ticks(panel: Panel, view: StepView, fractals: list[int], pos: dict[int, tuple[int, int]]) -> None:
@@ -860,7 +860,7 @@ def _label_texts(view: StepView, mode: str, side: str, elems: np.ndarray, src: n
 
 
 def _value_reader(view: StepView) -> Callable[[str, np.ndarray], list[str]]:
-    from ..machine.memory import _short
+    from ..machine.memory import short_value
 
     cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -880,7 +880,7 @@ def _value_reader(view: StepView) -> Callable[[str, np.ndarray], list[str]]:
                 marker = (raw[: n * bits // 8].reshape(n, bits // 8) == fill).all(axis=1)
             cache[side] = (vals, marker)
         vals, marker = cache[side]
-        return ["" if e >= vals.size else "_" if marker[e] else _short(vals[e].item())
+        return ["" if e >= vals.size else "_" if marker[e] else short_value(vals[e].item())
                 for e in elems.tolist()]
 
     return read
@@ -1009,7 +1009,7 @@ def _params_lines(view: StepView) -> list[str]:
 
 
 def _summary_lines(g: Groups, others: list[str]) -> list[str]:
-    s = _summary(g.view)
+    s = view_summary(g.view)
     lines = []
     if "img2col" in s:
         i = s["img2col"]
@@ -1448,12 +1448,12 @@ def draw_view(view: StepView, out: str | Path | None = None, **opts: Any) -> Pat
         fmt = out.suffix[1:].lower()
     pic = build_picture(view, region=opts.get("region"), focus=opts.get("focus"),
                         others=opts.get("others", ()), cumulative=opts.get("cumulative", False))
-    _label_pass(pic, opts.get("labels", "auto"))
+    label_pass(pic, opts.get("labels", "auto"))
     data, _, _ = render(pic, out, fmt)
     return out if out is not None else data.decode()
 
 
-def _label_pass(pic: Picture, labels: str) -> None:
+def label_pass(pic: Picture, labels: str) -> None:
     for i, row in enumerate(pic.rows):
         c, _ = arrangement(row, i == 0)
         panels = [p for p in row if p is not None]

@@ -368,10 +368,10 @@ def provenance(run: Any, step_index: int, dst_elements, part: str = "data") -> l
     row, col (logical matrix coordinates in the source tensor).
     """
     view = step_view(run, step_index, part)
-    return _provenance(view, [int(e) for e in dst_elements])
+    return view_provenance(view, [int(e) for e in dst_elements])
 
 
-def _provenance(view: StepView, elems: list[int]) -> list[dict]:
+def view_provenance(view: StepView, elems: list[int]) -> list[dict]:
     src_map, counts = final_map(view)
     n = view.n_dst
     for e in elems:
@@ -445,7 +445,7 @@ def _source_fields(view: StepView, s: int) -> dict[str, Any]:
 # -- summary and text -------------------------------------------------------------------------------------
 
 
-def _ranges(values) -> str:
+def format_ranges(values) -> str:
     """[0, 1, 2, 5, 7, 8] -> "0-2, 5, 7-8"."""
     v = sorted(set(int(x) for x in values))
     if not v:
@@ -468,10 +468,10 @@ def summary(run: Any, step_index: int, part: str = "data") -> dict[str, Any]:
     """Structured step summary: instruction, fractals written, source span, pads, overlaps, window; for a
     two-part instruction "second_part" holds the summary of the other part (index / scales)."""
     view = step_view(run, step_index, part)
-    return _summary(view)
+    return view_summary(view)
 
 
-def _summary(view: StepView) -> dict[str, Any]:
+def view_summary(view: StepView) -> dict[str, Any]:
     plan = view.plan
     src_map, counts = final_map(view)
     written = np.flatnonzero(src_map != NOT_WRITTEN)
@@ -501,13 +501,14 @@ def _summary(view: StepView) -> dict[str, Any]:
     if view.kind == "img2col":
         ho, wo = spec.out_hw
         out["img2col"] = {"Ho": ho, "Wo": wo, "M": ho * wo, "K": spec.k_total,
-                          "rows": _ranges(spec.window_rows()), "cols": _ranges(spec.window_cols()),
+                          "rows": format_ranges(spec.window_rows()), "cols":
+                          format_ranges(spec.window_cols()),
                           "layout": spec.layout,
                           # the FMATRIX bank the step read (fMatrixCtrl: left / right) and its values
                           "fmatrix": {"bank": spec.fmatrix, "l1H": spec.l1H, "l1W": spec.l1W,
                                       "padList": list(spec.pads)}}
     if view.part == "data" and view.aux is not None:
-        out["second_part"] = _summary(view.aux)
+        out["second_part"] = view_summary(view.aux)
     return out
 
 
@@ -526,7 +527,7 @@ def _part_line(s: dict[str, Any]) -> str:
         mem, lo, hi = s["src_span"]
         read = f"; read {mem} 0x{lo:04x}..0x{hi:04x}"
     return (f"  + {s['part']}: {s['dst']}  <-  {s['src']}: {s['elements_written']} B in {len(fr)} fractal(s) "
-            f"of {s['frac_bytes']} B: {_ranges(fr)}{read}")
+            f"of {s['frac_bytes']} B: {format_ranges(fr)}{read}")
 
 
 def format_summary(s: dict[str, Any]) -> str:
@@ -543,7 +544,8 @@ def format_summary(s: dict[str, Any]) -> str:
                          f"l1H={f['l1H']}, l1W={f['l1W']}, padList={f['padList']}")
     fr = s["fractals_written"]
     fb = s.get("frac_bytes", FRACTAL_BYTES)
-    lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of {fb} B: {_ranges(fr)}")
+    lines.append(f"  wrote {s['elements_written']} elements in {len(fr)} fractal(s) of {fb} B: "
+                 f"{format_ranges(fr)}")
     if s["src_span"]:
         mem, lo, hi = s["src_span"]
         lines.append(f"  read {mem} 0x{lo:04x}..0x{hi:04x} ({hi - lo + 1} B span)")
@@ -660,7 +662,7 @@ def explain_step(run: Any, step_index: int, dst_index: int | None = None, fracta
 
 def explain_view(view: StepView, dst_index: int | None = None, fractal: int | None = None) -> str:
     """`explain_step` for any step view (a scenario step, an ExecReport, a history entry)."""
-    text = [format_summary(_summary(view))] + ["  " + ln for ln in reading_lines(view.notes)]
+    text = [format_summary(view_summary(view))] + ["  " + ln for ln in reading_lines(view.notes)]
     if dst_index is not None or fractal is not None:
         elems = dst_elements_of(view, dst_index, fractal)
     else:
@@ -669,7 +671,7 @@ def explain_view(view: StepView, dst_index: int | None = None, fractal: int | No
             return "\n".join(text)
         fractal = written[0] // view.frac_elems
         elems = dst_elements_of(view, None, fractal)
-    prov = _provenance(view, elems)
+    prov = view_provenance(view, elems)
     if dst_index is not None:
         text.append(describe(prov[0]))
     else:

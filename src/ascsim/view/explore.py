@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import ParamRangeError
-from .draw import _label_pass, build_picture, render, run_others
-from .explain import _provenance, _summary, describe, format_summary, reading_lines, step_view
+from .draw import build_picture, label_pass, render, run_others
+from .explain import describe, format_summary, reading_lines, step_view, view_provenance, view_summary
 
 #: Explain lines embedded per step (each ~150 B); elements past it show their run's fractal only.
 MAX_LINES = 12_000
@@ -39,7 +39,7 @@ def step_data(run: Any, n: int, region: str | None = None) -> dict | None:
         return None
     view = step_view(run, n, who="explore")
     pic = build_picture(view, region=region, others=run_others(run, n))
-    _label_pass(pic, "auto")
+    label_pass(pic, "auto")
     svg, placed, _ = render(pic, None, "svg")
     src_p, dst_p = pic.rows[0]
     by_panel = {id(pl.panel): pl for pl in placed}
@@ -53,7 +53,7 @@ def step_data(run: Any, n: int, region: str | None = None) -> dict | None:
     lines: list[str] = []
     if elems.size:
         take = elems[:MAX_LINES]
-        lines = [describe(d) for d in _provenance(view, take.tolist())]
+        lines = [describe(d) for d in view_provenance(view, take.tolist())]
         lines_of[np.flatnonzero(written)[: take.size]] = np.arange(take.size)
     srcx = np.full(cells.size, -1, dtype=np.int64)
     srcy = np.full(cells.size, -1, dtype=np.int64)
@@ -67,7 +67,7 @@ def step_data(run: Any, n: int, region: str | None = None) -> dict | None:
         "step": n, "title": pic.title, "svg": svg.decode(),
         "dst": _panel_json(dst_pl), "cells": cells.tolist(), "line": lines_of.tolist(), "lines": lines,
         "srcx": srcx.tolist(), "srcy": srcy.tolist(),
-        "summary": format_summary(_summary(view)),
+        "summary": format_summary(view_summary(view)),
         "registers": [ln for head, ls in pic.blocks if head.startswith("registers") for ln in ls],
         "notes": reading_lines(view.notes) + [n for n in pic.notes if n.startswith("magenta")],
     }

@@ -29,7 +29,7 @@ import numpy as np
 from ..base.errors import BoundsError, UnsupportedError
 from ..engine import record as _record
 from ..machine.layouts import cdiv
-from ..machine.memory import MARKER, LocalTensor, Memory, _short
+from ..machine.memory import MARKER, LocalTensor, Memory, short_value
 from .draw import draw_view
 from .explain import StepView, explain_view, second_part, step_view
 
@@ -307,7 +307,7 @@ def tensor_html(t: LocalTensor, max_fractals: int = 8, rows: int = 4, cols: int 
                     v = ""
                 else:
                     b = raw[e // 2 : e // 2 + 1] if bits == 4 else raw[e * bits // 8 : (e + 1) * bits // 8]
-                    v = "_" if (b == fill).all() else _short(vals[e].item())
+                    v = "_" if (b == fill).all() else short_value(vals[e].item())
                 tds.append(f"<td style='padding:0 3px;text-align:right'>{html.escape(v)}</td>")
             trs.append("<tr>" + "".join(tds) + "<td>&hellip;</td></tr>")
         inner = "".join(trs) + "<tr><td colspan='99'>&vellip;</td></tr>"
