@@ -28,9 +28,8 @@ from ascsim import Core, NotImplementedFeature, ParamRangeError
 from ascsim.cli import main
 from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
 from ascsim.planner.emit import run_cpp, write_plan
-from ascsim.planner.plans import plan_for
+from ascsim.planner.plans import category, plan_for
 from ascsim.planner.problems import conv2d_reference
-from ascsim.planner.report import category
 from ascsim.planner.search import Choice
 from ascsim.scenario import load_scenario, run_scenario
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from .base.errors import ParamRangeError
 from .machine.checks import pair
-from .machine.dtypes import to_raw
+from .machine.dtypes import from_raw, to_raw
 from .machine.memory import LocalTensor
 
 LAYOUTS = ("nd", "zz", "nz", "zn", "fmap")
@@ -170,7 +170,6 @@ def layout_offsets(layout: str, shape: tuple[int, ...], c0: int, *, height: int 
 @dataclass
 class Mismatch:
     """One differing element."""
-
     index: int  # element index in the tensor
     memory: str
     address: int  # byte address in the memory
@@ -189,7 +188,6 @@ class Mismatch:
 @dataclass
 class ExpectResult:
     """What `expect` found: how many elements were compared, which differ, the first one explained."""
-
     what: str
     compared: int
     mismatches: int
@@ -251,7 +249,6 @@ class ExpectResult:
 
 class LayoutMismatch(AssertionError):
     """Raised by `expect` when the region does not hold the expected layout; `.result` has the details."""
-
     def __init__(self, result: ExpectResult) -> None:
         super().__init__(result.message())
         self.result = result
@@ -325,7 +322,6 @@ def expect(tensor: LocalTensor, layout: str, of: Any, rows: Any = None, cols: An
 
 
 def _decoded(dt, raw: np.ndarray) -> np.ndarray:
-    from .machine.dtypes import from_raw
 
     return np.asarray(from_raw(dt, raw), dtype=np.float64)
 

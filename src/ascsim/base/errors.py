@@ -3,6 +3,7 @@ and every refusal carries its basis — why ascsim refuses — as data (`AscsimE
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
@@ -17,7 +18,6 @@ class Basis(str):
 
     The value is the text the message ends with in parentheses; being a `str`, a basis can also be
     written into a message directly."""
-
     kind: str
     detail: str
     row: str
@@ -45,7 +45,6 @@ class AscsimError(Exception):
     `message` is the sentence (instruction, parameter, value, what is allowed); `basis` (a `Basis`, or
     None for errors that are not refusals of a rule) why ascsim refuses. `str(e)` is the message with the
     basis appended in parentheses."""
-
     def __init__(self, message: str = "", basis: Basis | None = None) -> None:
         self.message = message
         self.basis = basis
@@ -104,8 +103,6 @@ class DocConflictWarning(HazardWarning):
 
 def did_you_mean(value: object, choices: Iterable[str]) -> str:
     """` (did you mean 'X'?)` naming the closest of `choices` to `value` (case-insensitive), or ""."""
-    import difflib
-
     names = list(choices)
     low = {c.lower(): c for c in names}
     hit = difflib.get_close_matches(str(value).lower(), list(low), n=1, cutoff=0.6)

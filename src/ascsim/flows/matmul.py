@@ -22,6 +22,8 @@ import numpy as np
 from ..base.errors import ParamRangeError, UnsupportedError
 from ..core import Core
 from ..engine.record import ExecReport
+from ..isa.mx import scale_offset
+from ..isa.sparse import densify_2to4, pack_sparse_index
 from ..machine.dtypes import get_dtype
 from ..machine.layouts import R0, align, cdiv
 from ..machine.memory import LocalTensor
@@ -121,8 +123,6 @@ def sparse_matmul(core: Core, a_int8, b_2to4_int8, *, a_load: str = "auto") -> t
     LoadDataWithSparse (dense fractals -> L0B, indices -> the index buffer) and MmadWithSparse
     (LoadDataWithSparse.md, MmadWithSparse.md; CONCEPTS §6). A uses the `matmul` A loads. One tile only.
     """
-    from ..isa.sparse import densify_2to4, pack_sparse_index
-
     instr = "sparse_matmul"
     core.chip.check("MmadWithSparse", instr=instr)
     a, b = _as_matrix("a", a_int8), _as_matrix("b", b_2to4_int8)
@@ -175,8 +175,6 @@ def mx_scale_layout(scales: np.ndarray) -> np.ndarray:
     """e8m0 codes S (rows x K/32, one per 32 K elements) -> the L0A_MX/L0B_MX byte layout MmadMx reads:
     16 x 2 fractals, ceil(K/64) per 16 rows, row-major inside (scaleA Zz; scaleB is the same for Bᵀ,
     辅助矩阵分形格式详解.md; CONCEPTS §7). The host prepares this, as the official example does."""
-    from ..isa.mx import scale_offset
-
     rows, kb = scales.shape
     out = np.zeros(cdiv(rows, R0) * cdiv(kb, 2) * 32, dtype=np.uint8)
     r, c = np.meshgrid(np.arange(rows), np.arange(kb), indexing="ij")

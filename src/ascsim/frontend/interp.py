@@ -57,8 +57,8 @@ from .cvalues import (
 )
 from .program import ClassDef, FuncDef, Member, Program, declarator_name, members
 from .runtime import GmPtr, GmSpace, Pipe, Queue, RuntimeFault, Unset
-from .source import FrontendError, Loc
-from .syntax import Where, describe, named, text
+from .source import FrontendError, Loc, Source
+from .syntax import Where, describe, named, parse, text
 from .syntax import field as fld
 
 #: Statements a kernel may execute before ascsim calls it a runaway loop.
@@ -67,7 +67,6 @@ STEP_LIMIT = 5_000_000
 
 class Interp(ApiCalls):
     """Runs one kernel entry on a Core."""
-
     def __init__(
         self, prog: Program, where: Where, core: Core, sync: SyncChecker, gm: GmSpace | None
     ) -> None:
@@ -1211,7 +1210,6 @@ class Interp(ApiCalls):
 class _InstScope(Scope):
     """Name lookup inside a method: the object's fields, statics and methods, then the class's template
     arguments and the globals."""
-
     __slots__ = ("interp", "inst")
 
     def __init__(self, interp: Interp, inst: Instance | None, bind: Scope) -> None:
@@ -1236,7 +1234,6 @@ class _InstScope(Scope):
 
 class _Deref:
     """`*p` for the one pointer idiom kernels use on scalars: `*reinterpret_cast<U*>(&x)` (bit cast)."""
-
     type = None
     const = False
 
@@ -1387,8 +1384,6 @@ _REPARSED: dict[str, Node | None] = {}
 def _reparse(expr_text: str) -> Node | None:
     """`expr_text` parsed on its own as an expression (None when it is not one)."""
     if expr_text not in _REPARSED:
-        from .source import Source
-        from .syntax import parse
 
         root = parse(Source("<arg>", f"auto __ascsim_arg = ({expr_text});", [1]))
         node = None

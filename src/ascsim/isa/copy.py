@@ -64,7 +64,7 @@ from ..params import (
     Nd2NzParams,
     PaddingMode,
 )
-from .fixpipe import data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
+from .fixpipe import atomic_add, data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
 from .registers import checked_pad_pattern
 
 U32 = 2**32 - 1
@@ -147,7 +147,6 @@ def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
 @dataclass(frozen=True)
 class BlockCopySpec:
     """Plain copy in bytes: `count` blocks of `block` B, block starts every src_pitch / dst_pitch B."""
-
     count: int
     block: int
     src_pitch: int
@@ -274,8 +273,6 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
 def _run_atomic_blocks(spec: BlockCopySpec, core: CoreState, ops) -> None:
     """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
     Buffer->GM"; `fixpipe.atomic_add`)."""
-    from .fixpipe import atomic_add
-
     dst, src = ops[0], ops[1]
     esz = dst.dtype.bits // 8
     shape = (spec.count, spec.block // esz)
@@ -287,7 +284,6 @@ def _run_atomic_blocks(spec: BlockCopySpec, core: CoreState, ops) -> None:
 @dataclass(frozen=True)
 class NzCopySpec:
     """Effective ND2NZ / DN2NZ parameters (elements of `bits`; b4 moves as b8)."""
-
     kind: str  # "ND2NZ" | "DN2NZ"
     bits: int
     num: int
@@ -753,7 +749,6 @@ def _doc_range(instr: str, name: str, value: object, lo: int, hi: int, basis: st
 @dataclass(frozen=True)
 class PadCopySpec:
     """DataCopyPad geometry in bytes (mode 0 = Normal, 1 = Compact); left / right in elements."""
-
     mode: int
     size: int
     count: int

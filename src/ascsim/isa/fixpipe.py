@@ -42,7 +42,7 @@ from ..engine.plan import Plan
 from ..engine.record import ExecReport
 from ..engine.state import CoreState
 from ..machine import checks
-from ..machine.dtypes import DType, get_dtype
+from ..machine.dtypes import DType, decode, get_dtype, to_raw
 from ..machine.layouts import cdiv
 from ..machine.memory import LocalTensor
 from ..params import (
@@ -75,7 +75,6 @@ FB_QUANT_LIMIT = {"ascend950": 1024}
 @dataclass(frozen=True)
 class FixpipeSpec:
     """Effective Fixpipe geometry in elements (src: L0C elements, dst: destination elements)."""
-
     layout: str  # "ND" | "NZ" | "DN"
     m: int
     n: int
@@ -160,7 +159,6 @@ def _num_names(fmt: CO2Layout) -> tuple[str, str]:
 @dataclass(frozen=True)
 class _Geometry:
     """The layout fields of one Fixpipe / DataCopy call before unit conversion."""
-
     fmt: CO2Layout
     n: int
     m: int
@@ -177,7 +175,6 @@ class _Geometry:
 def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -> FixpipeSpec | None:
     """Validate ranges and convert every stride to elements; None = NOP (`warns` gets the UserWarning a
     zero ndNum / dnNum deserves, to repeat on every call)."""
-
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # CheckFixpipeParams*: ranges, widths
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi), CXX.format("CheckFixpipeParams"))
 
@@ -591,7 +588,6 @@ def _hazard(msg: str, core: CoreState) -> list[str]:
 class _Call(NamedTuple):
     """A prepared Fixpipe / DataCopy CO1: its geometry, and the Fixpipe Buffer bytes it reads or stages
     ((first byte, bytes), or None)."""
-
     geometry: FixpipeSpec
     fb: tuple[int, int] | None
 
@@ -722,8 +718,6 @@ def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
 def atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
     """old + new in the atomic type: floats exactly summed then rounded to nearest even (IEEE inf / NaN),
     integers saturated (divergences C20)."""
-    from ..machine.dtypes import decode, to_raw
-
     a = decode(dt, old_raw)
     b = decode(dt, new_raw)
     if dt.kind == "float":

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from ..base import coerce
 from ..base.errors import (
     AlignmentError,
@@ -38,8 +40,6 @@ def in_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str 
 
 def pair(instr: str, name: str, value: object) -> tuple[int, int]:
     """(h, w) from an int or a 2-sequence (stride, dilation, kernel size of a convolution)."""
-    import numpy as np
-
     if isinstance(value, (int, np.integer)):
         return int(value), int(value)
     t = tuple(int(x) for x in value)  # type: ignore[union-attr]

@@ -11,7 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ..frontend import Kernel
 from ..machine.dtypes import to_bytes
+from ..scenario import build, load_scenario
+from ..scenario.cpp import scenario_kernel
 from ..scenario.writer import scenario_toml
 from .program import Program
 
@@ -49,9 +52,6 @@ def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
 def run_cpp(scenario_path: str | Path, cpp_path: str | Path) -> dict[str, bytes]:
     """Run an emitted kernel through the C++ front-end with the scenario's GM inputs; returns the bytes of
     every GM tensor after the run (by scenario tensor name)."""
-    from ..frontend import Kernel
-    from ..scenario import build, load_scenario
-
     sc = load_scenario(scenario_path)
     init = build(sc)
     gm = {f"{n}_addr": init.tensors[n].bytes().tobytes() for n, t in sc.tensors.items() if t.position == "GM"}
@@ -63,9 +63,6 @@ def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], re
                ) -> dict[str, Path]:
     """Write plan.toml, data/<tensor>.bin (the bytes of the GM inputs for `inputs`), plan.cpp (a complete
     kernel whose GM parameters are <tensor>_addr) and report.txt into out_dir; returns the paths by kind."""
-    from ..scenario import load_scenario
-    from ..scenario.cpp import scenario_kernel
-
     out = Path(out_dir)
     (out / "data").mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}

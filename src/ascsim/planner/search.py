@@ -25,13 +25,16 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..base.errors import AscsimError, ParamRangeError, UnsupportedError
+from ..core import Core
 from ..isa.quant import deq_word
 from ..machine.chips import ChipProfile, get_chip
 from ..machine.dtypes import DType, get_dtype
 from ..machine.layouts import R0, align, cdiv
-from .movers import API, PREFERENCE, fmap_slice_aligned, gran, legal_loads, why_illegal
+from ..params import LoadData3DParamsV2, MmadParams
+from .movers import API, PREFERENCE, fixpipe_call, fmap_slice_aligned, gran, legal_loads, why_illegal
 from .operands import FmapOperand, MatrixOperand
 from .problems import ConvProblem, MatmulProblem, acc_type
+from .program import run_calls
 from .schedule import Block, Cost, Gemm, even_blocks
 
 OBJECTIVES = ("balanced", "traffic", "instructions")
@@ -51,7 +54,6 @@ def score(cost: Cost, objective: str) -> tuple[int, int]:
 class Choice:
     """One point of the search space. conv2d: m_blk = output rows per feature-map slice, k_blk = channels
     per block, channels = the Load3D channelSize, b_trans = weights stored as Bᵀ (Cout x K)."""
-
     mt: int
     nt: int
     kt: int
@@ -99,7 +101,6 @@ def largest(pred: Callable[[int], bool], step: int, total: int) -> int:
 
 class _Search:
     """Per-problem state: chip, dtype, operands (cached per load / layout so their cost caches persist)."""
-
     instr = "plan"
 
     def __init__(self, chip: ChipProfile, dt: DType, objective: str, bias: bool = False) -> None:
@@ -356,8 +357,6 @@ def bias_length(n: int) -> int:
 
 def _trial(chip: str, run: Callable) -> str | None:
     """Run `run(core)` on a scratch core: None if the validators accept it, else their message."""
-    from ..core import Core
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -370,8 +369,6 @@ def _trial(chip: str, run: Callable) -> str | None:
 @lru_cache(maxsize=64)
 def bias_error(chip: str, dtype: str) -> str | None:
     """Whether Mmad takes a BiasTable bias with these operands (asked of Mmad itself, one 16 x 16 tile)."""
-    from ..params import MmadParams
-
     dt = get_dtype(dtype)
     ct = acc_type(dt)
 
@@ -386,9 +383,6 @@ def bias_error(chip: str, dtype: str) -> str | None:
 @lru_cache(maxsize=64)
 def deq_error(chip: str, dtype: str) -> str | None:
     """Whether Fixpipe dequantises this dtype's L0C result with DEQF16 (asked of Fixpipe itself)."""
-    from .movers import fixpipe_call
-    from .program import run_calls
-
     ct = acc_type(get_dtype(dtype))
 
     def run(core) -> None:
@@ -402,9 +396,6 @@ def deq_error(chip: str, dtype: str) -> str | None:
 def channel_size_error(chip: str, dtype: str, c: int) -> str | None:
     """None if Load3D v2 accepts channelSize = c for this chip and dtype, else its refusal — asked of the
     validator itself through a one-pixel call on a scratch core (the planner never restates a rule)."""
-    from ..core import Core
-    from ..params import LoadData3DParamsV2
-
     core = Core(chip)
     dt = get_dtype(dtype)
     src = core.tensor("A1", dt, align(c, dt.c0))

@@ -18,9 +18,11 @@ from .. import params as P
 from ..base.errors import AscsimError, did_you_mean
 from ..isa import table
 from ..isa.table import REQUIRED, STRUCT, STRUCT_DEFAULT, TENSOR, VALUE, Arg, Instruction
+from ..machine.chips import get_chip
 from ..machine.dtypes import DType, get_dtype
 from ..machine.layouts import align
 from ..machine.memory import POSITION_MEMORY, memory_of, position_hint
+from .expect import parse_expects
 from .schema import (
     INT_MAX,
     INT_MIN,
@@ -148,7 +150,6 @@ def load_scenario(path: str | Path) -> Scenario:
     only_keys(sc, "", raw, {"chip", "strict", "tensors", "steps", "save", "description", "expect"})
     if "chip" not in raw:
         raise sc.error("chip", "missing (e.g. chip = \"a2\"; see `ascsim chips`)")
-    from ..machine.chips import get_chip
 
     chip_name = expect_type(sc, "chip", raw["chip"], str, "a chip name")
     try:
@@ -177,7 +178,6 @@ def load_scenario(path: str | Path) -> Scenario:
         if problem:
             raise sc.error(f"save.{name}", problem)
     if "expect" in raw:
-        from .expect import parse_expects
 
         sc.expects = parse_expects(sc, raw["expect"])
     return sc

@@ -57,12 +57,14 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import ParamRangeError
-from ..machine.layouts import R0, cdiv
+from ..machine.layouts import R0, cdiv, channel_groups
+from ..machine.memory import short_value
 from .explain import (
     NOT_WRITTEN,
     PAD,
     StepView,
     final_map,
+    format_ranges,
     img2col_coords,
     matrix_coords,
     reading_lines,
@@ -97,7 +99,6 @@ STEP_TINTS = ["#f3e1c7", "#dcebd6", "#e4dcef", "#d7e7f0", "#f2d9de", "#e9ecc9", 
 @dataclass
 class Groups:
     """Final dst -> src map of a step with a colour group per destination element."""
-
     view: StepView
     src: np.ndarray  # source element per destination element (PAD / NOT_WRITTEN)
     code: np.ndarray  # group index per destination element (-1 = pad, -2 = not written)
@@ -376,7 +377,6 @@ class Panel:
     `locate(elements)` gives the (x, y) cell of tensor elements (ok = drawn), so focus outlines, the
     explorer's hover map and the trace all use one mapping.
     """
-
     kind: str  # "dst" | "src"
     width: int
     height: int
@@ -400,7 +400,6 @@ class Panel:
 @dataclass
 class Picture:
     """Everything a rendering needs: rows of (source, destination) panels and the text blocks below."""
-
     rows: list[list[Panel | None]]
     title: str
     blocks: list[tuple[str, list[str]]]  # (heading, lines) under the panels
@@ -576,7 +575,6 @@ def _dst_panel(g: Groups, fractals: list[int], gid: str, other: np.ndarray | Non
 
 
 def _span_text(fractals: list[int]) -> str:
-    from .explain import format_ranges
 
     return format_ranges(fractals)
 
@@ -617,7 +615,6 @@ def _fmap_panel(g: Groups, reads: np.ndarray) -> Panel:
     """Load3D source: one H x W grid of pixel cells per channel group, cropped to the pixels read."""
     view = g.view
     spec = view.spec
-    from ..machine.layouts import channel_groups
 
     if view.kind == "img2col":
         plane_of = channel_groups(spec.channels, spec.c0)
@@ -860,7 +857,6 @@ def _label_texts(view: StepView, mode: str, side: str, elems: np.ndarray, src: n
 
 
 def _value_reader(view: StepView) -> Callable[[str, np.ndarray], list[str]]:
-    from ..machine.memory import short_value
 
     cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -1163,7 +1159,6 @@ def _key(pic: Picture, aux: Groups | None, other_labels: list[str], cumulative: 
 @dataclass
 class Placed:
     """Where a panel landed in the figure: axes box (inches from the top-left) and cell size (inches)."""
-
     panel: Panel
     x: float
     y: float

@@ -37,8 +37,12 @@ import numpy as np
 
 from ..base.errors import BoundsError, ParamRangeError, UnsupportedError
 from ..engine.plan import PAD, Plan
+from ..isa.load3d import dst_offsets, img2col_columns
+from ..isa.mx import MX_RATIO, MxScaleSpec, mx_tensor, plan_mx_scales
+from ..isa.sparse import IDX_FRACTAL, IDX_RATIO, SparseLoadSpec, index_buffer_tensor, plan_sparse_load
 from ..machine.layouts import R0, cdiv
 from ..machine.memory import LocalTensor
+from ..scenario import step_struct
 
 FRACTAL_BYTES = 512
 NOT_WRITTEN = -2
@@ -50,7 +54,6 @@ NOT_WRITTEN = -2
 @dataclass
 class StepView:
     """Everything explain/draw need about one executed step."""
-
     index: int
     call: str
     raw: dict
@@ -193,10 +196,6 @@ def step_view(run: Any, step_index: int, part: str = "data", who: str = "explain
 def _part_view(run: Any, step_index: int, part: str) -> StepView:
     """The second part of a two-part step, its plan rebuilt by the instruction's own planner from the
     step's params (the ExecReport keeps only the data plan)."""
-    from ..isa.mx import MX_RATIO, MxScaleSpec, mx_tensor, plan_mx_scales
-    from ..isa.sparse import IDX_FRACTAL, IDX_RATIO, SparseLoadSpec, index_buffer_tensor, plan_sparse_load
-    from ..scenario import step_struct
-
     step = run.results[step_index].step
     raw = step.raw
     dname, dbase = _ref(raw["dst"])
@@ -242,8 +241,6 @@ def final_map(view: StepView) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=64)
 def _img2col_window_index(spec: Any) -> np.ndarray:
     """For each destination element of an img2col plan: flat (row * cols + col) of the window, or -1."""
-    from ..isa.load3d import dst_offsets
-
     rows, cols = spec.window_rows().size, spec.window_cols().size
     r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
     d = dst_offsets(spec.layout, r, c, rows, cols, spec.c0, spec.dstStride).ravel()
@@ -256,8 +253,6 @@ def _img2col_window_index(spec: Any) -> np.ndarray:
 def img2col_coords(spec: Any, dst_elems: np.ndarray) -> dict[str, np.ndarray]:
     """(m, k, ho, wo, kh, kw, c, h, w) of destination elements of an img2col plan (-1 where the element is
     not part of the window)."""
-    from ..isa.load3d import img2col_columns
-
     idx = _img2col_window_index(spec)
     d = np.asarray(dst_elems, dtype=np.int64)
     flat = np.where(d < idx.size, idx[np.clip(d, 0, idx.size - 1)], -1)

@@ -30,8 +30,9 @@ from ..base.errors import BoundsError, UnsupportedError
 from ..engine import record as _record
 from ..machine.layouts import cdiv
 from ..machine.memory import MARKER, LocalTensor, Memory, short_value
-from .draw import draw_view
-from .explain import StepView, explain_view, second_part, step_view
+from ..scenario import TensorSpec
+from .draw import draw_view, run_others
+from .explain import StepView, explain_view, reading_lines, second_part, step_view
 
 # -- ExecReport -> StepView ---------------------------------------------------------------------------------
 
@@ -54,7 +55,6 @@ def _owner(report: Any) -> Any:
 def _src_spec(src: LocalTensor | None, layout: str | None, shape: Sequence[int] | None) -> Any:
     if src is None or layout is None:
         return None
-    from ..scenario import TensorSpec
 
     if layout not in ("flat", "nz", "zz", "zn") or shape is None or len(shape) != 2:
         raise UnsupportedError(f"explain: src_layout must be flat, nz, zz or zn with a 2-D src_shape, "
@@ -124,7 +124,6 @@ def report_html(report: Any) -> str:
     rows = [f"<b>{html.escape(report.instr)}</b>: wrote {report.bytes_written:,} B, "
             f"read {report.bytes_read:,} B, {report.pad_elements:,} pad elements"]
     rows += [f"<span style='color:#b35900'>hazard: {html.escape(h)}</span>" for h in report.hazards]
-    from .explain import reading_lines
 
     rows += [html.escape(ln) for ln in reading_lines(report.notes)]
     return "<div style='font-family:monospace'>" + "<br>".join(rows) + "</div>"
@@ -153,7 +152,6 @@ class History:
     bytes the call wrote (its destination extent) and read (its source extent). When the copies exceed
     `max_bytes` the oldest calls lose theirs (they can still be explained, with current memory contents).
     """
-
     def __init__(self, max_bytes: int = 256 << 20) -> None:
         self.max_bytes = int(max_bytes)
         self.entries: deque[_Entry] = deque()
@@ -215,7 +213,6 @@ def _snapshot(op: Any, saved: tuple[int, np.ndarray] | None) -> LocalTensor | No
 
 class HistoryStep:
     """Call n of a History: explain / draw it as it was right after the call."""
-
     def __init__(self, history: History, n: int) -> None:
         self.history, self.n = history, n
         self.entry = history.entries[n]
@@ -251,7 +248,6 @@ class HistoryStep:
 
 class ScenarioStep:
     """Step n of a ScenarioRun with the scenario's names and layouts: `.explain()`, `.draw()`, reprs."""
-
     def __init__(self, run: Any, n: int, part: str = "data") -> None:
         self.run, self.n, self.part = run, n, part
 
@@ -262,7 +258,6 @@ class ScenarioStep:
         return explain_view(self.view(), dst, fractal)
 
     def draw(self, out: Any = None, **kw: Any) -> Any:
-        from .draw import run_others
 
         return draw_view(self.view("draw"), out, others=run_others(self.run, self.n), **kw)
 
