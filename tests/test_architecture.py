@@ -22,12 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ascsim"
 LINT = shutil.which("lint-imports")
 
-pytestmark = pytest.mark.skipif(LINT is None, reason="import-linter is not installed (pip install -e '.[test]')")
+pytestmark = pytest.mark.skipif(LINT is None,
+                                reason="import-linter is not installed (pip install -e '.[test]')")
 
 
 def _lint(config: Path, src: Path) -> subprocess.CompletedProcess:
     env = {"PYTHONPATH": str(src), "PATH": str(Path(sys.executable).parent)}
-    return subprocess.run([LINT, "--no-cache", str(config)], capture_output=True, text=True, cwd=config.parent,
+    return subprocess.run([LINT, "--no-cache", str(config)], capture_output=True, text=True,
+                          cwd=config.parent,
                           env=env, timeout=300)
 
 
@@ -126,7 +128,7 @@ INNER_IMPORTS = {
     "ascsim.cli.demo": "start-up",
     "ascsim.cli.kernel": "start-up",
     "ascsim.cli.plan": "start-up",
-    "ascsim.engine.record": "the registered view slot (importlib: the record never imports the picture layer)",
+    "ascsim.engine.record": "the registered view slot (importlib: the record never imports pictures)",
     "ascsim.expectations": "matplotlib, only when a mismatch is drawn",
     "ascsim.view.draw": "matplotlib, only when a picture is rendered",
     "ascsim.isa.mmad": "threadpoolctl, only when Mmad first holds BLAS to one thread",

@@ -52,7 +52,8 @@ def test_frontend_binds_every_table_name() -> None:
 
 def test_every_instruction_has_a_pipe_and_every_setter_none() -> None:
     """The sync checker's pipe of each data move / compute instruction, on the memories its forms use."""
-    paths = {"LoadData": ("L0A", "L1"), "LoadDataWithStride": ("L0B", "L1"), "LoadDataWithTranspose": ("L0B", "L1"),
+    paths = {"LoadData": ("L0A", "L1"), "LoadDataWithStride": ("L0B", "L1"),
+             "LoadDataWithTranspose": ("L0B", "L1"),
              "LoadDataWithSparse": ("L0B", "L1"), "DataCopy": ("L1", "GM"), "DataCopyPad": ("L1", "GM"),
              "Fill": ("L0A", None), "InitConstValue": ("L1", None), "Fixpipe": ("GM", "L0C")}
     for ins in INSTRUCTIONS:
