@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ascsim.base.errors import BASIS_PATTERN, BoundsError, HazardError, NotImplementedFeature
+from ascsim.base.errors import BASIS_PATTERN, Basis, BoundsError, HazardError, NotImplementedFeature
 
 
 def assert_basis(e: BaseException) -> None:
@@ -15,3 +15,7 @@ def assert_basis(e: BaseException) -> None:
     if isinstance(e, (HazardError, BoundsError, NotImplementedFeature)):
         return
     assert re.search(BASIS_PATTERN, str(e)), f"no basis at the end of: {e}"
+    # the basis is data on the exception (not only text): its kind, and the message ends with it, once
+    basis = getattr(e, "basis", None)
+    assert isinstance(basis, Basis), f"no structured basis on: {e!r}"
+    assert str(e) == f"{e.message} ({basis})" and str(e).count(str(basis)) == 1, str(e)

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .errors import ParamRangeError, with_basis
+from .errors import ParamRangeError
 
 _E = TypeVar("_E", bound=Enum)
 
@@ -59,11 +59,11 @@ def integer(instr: str, name: str, value: object, lo: int, hi: int, basis: str =
     """`value` as an int in [lo, hi]; ParamRangeError for a value that is no integer or out of range."""
     v = as_int(value)
     if v is None:
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be an integer in [{lo}, {hi}], "
-                                         f"but got {show(value)}", basis))
+        raise ParamRangeError(f"{instr}: {name} must be an integer in [{lo}, {hi}], "
+                              f"but got {show(value)}", basis=basis)
     if not lo <= v <= hi:
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be in [{lo}, {hi}], but got {show(v)}",
-                                         basis))
+        raise ParamRangeError(f"{instr}: {name} must be in [{lo}, {hi}], but got {show(v)}",
+                              basis=basis)
     return v
 
 
@@ -73,8 +73,8 @@ def flag(instr: str, name: str, value: object, basis: str = "") -> bool:
         return value  # type: ignore[return-value]
     v = as_int(value)
     if v is None or v not in (0, 1):
-        raise ParamRangeError(with_basis(
-            f"{instr}: {name} must be a bool (true/false), but got {show(value)}", basis))
+        raise ParamRangeError(
+            f"{instr}: {name} must be a bool (true/false), but got {show(value)}", basis=basis)
     return bool(v)
 
 
@@ -89,7 +89,7 @@ def number(instr: str, name: str, value: object, what: str = "a number", basis: 
             return value
         except (TypeError, ValueError):
             pass
-    raise ParamRangeError(with_basis(f"{instr}: {name} must be {what}, but got {show(value)}", basis))
+    raise ParamRangeError(f"{instr}: {name} must be {what}, but got {show(value)}", basis=basis)
 
 
 def choice(instr: str, name: str, value: object, enum: type[_E], basis: str = "") -> _E:
@@ -105,8 +105,8 @@ def choice(instr: str, name: str, value: object, enum: type[_E], basis: str = ""
     except (KeyError, ValueError):
         pass
     names = ", ".join(f"{m.name} = {m.value}" for m in enum)  # type: ignore[attr-defined]
-    raise ParamRangeError(with_basis(f"{instr}: {name} must be a {enum.__name__} ({names}), but got "
-                                     f"{show(value)}", basis))
+    raise ParamRangeError(f"{instr}: {name} must be a {enum.__name__} ({names}), but got "
+                          f"{show(value)}", basis=basis)
 
 
 def struct(instr: str, name: str, value: object, accepted: Iterable[type], basis: str = "") -> None:
@@ -117,8 +117,8 @@ def struct(instr: str, name: str, value: object, accepted: Iterable[type], basis
     got = f"the class {value.__name__} itself" if isinstance(value, type) else \
         f"{type(value).__name__} {show(value)}" if not hasattr(value, "__dataclass_fields__") else \
         type(value).__name__
-    raise ParamRangeError(with_basis(f"{instr}: {name} must be {' or '.join(k.__name__ for k in kinds)}, "
-                                     f"but got {got}", basis))
+    raise ParamRangeError(f"{instr}: {name} must be {' or '.join(k.__name__ for k in kinds)}, "
+                          f"but got {got}", basis=basis)
 
 
 def numeric_array(instr: str, name: str, values: object, what: str = "numbers") -> np.ndarray:

@@ -4,15 +4,14 @@ DocConflictWarning / DocConflictError), and the basis appended to a shared valid
 
 from __future__ import annotations
 
-import re
 import sys
 import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
 from .errors import (
-    BASIS_PATTERN,
     AscsimError,
+    Basis,
     DocConflictError,
     DocConflictWarning,
     HazardError,
@@ -43,17 +42,17 @@ def doc_conflict(instr: str, doc_rule: str, row: str, strict: bool) -> str:
     return msg
 
 
-def basis_on(fn: Callable[[], _T], basis: str) -> _T:
-    """Run a shared validator (checks.*, ChipProfile.check) and append this call's basis to its refusal —
-    "the C++ API rejects this: ..." or "the doc page forbids this: ...; ascsim reading: divergence Xn" —
-    keeping the message start (issue 7's message rule). A refusal that already ends with a basis (the
-    validator knew it) keeps its own."""
+def basis_on(fn: Callable[[], _T], basis: Basis) -> _T:
+    """Run a shared validator (checks.*, ChipProfile.check) and give its refusal this call's basis — "the C++
+    API rejects this: ..." or "the doc page forbids this: ...; ascsim reading: divergence Xn" — keeping the
+    message (issue 7's message rule). A refusal that carries a basis already (the validator knew it) keeps
+    its own: the basis is data on the exception (`AscsimError.basis`), not text to search."""
     try:
         return fn()
     except AscsimError as e:
-        if re.search(BASIS_PATTERN, str(e)):
+        if e.basis is not None:
             raise
-        raise type(e)(f"{e} ({basis})") from None
+        raise e.with_basis(basis) from None
 
 
 def user_stacklevel() -> int:

@@ -47,13 +47,20 @@ class AscsimError(Exception):
     basis appended in parentheses."""
     def __init__(self, message: str = "", basis: Basis | None = None) -> None:
         self.message = message
-        self.basis = basis
+        self.basis = basis or None  # "" (a validator called without one) is no basis
         super().__init__(f"{message} ({basis})" if basis else message)
 
     def relocated(self, prefix: str) -> AscsimError:
         """The same error (class and basis) with `prefix` put before its message, e.g. a source location."""
+        return self._like(f"{prefix}{self.message}", self.basis)
+
+    def with_basis(self, basis: Basis) -> AscsimError:
+        """The same error with `basis` as its reason (a shared validator's refusal, given the caller's)."""
+        return self._like(self.message, basis)
+
+    def _like(self, message: str, basis: Basis | None) -> AscsimError:
         e = type(self).__new__(type(self))
-        AscsimError.__init__(e, f"{prefix}{self.message}", self.basis)
+        AscsimError.__init__(e, message, basis)
         return e
 
 

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..base.diagnostics import doc_conflict, report_hazards
-from ..base.errors import AlignmentError, BoundsError, cpp_rejects, with_basis
+from ..base.errors import AlignmentError, BoundsError, cpp_rejects
 from ..machine.memory import SPARE, LocalTensor, Memory
 from .cache import PreparedCache
 from .plan import VOID_UNITS, Plan, UnitPlan, check_units, pad_unit, run_units
@@ -185,9 +185,9 @@ def affine_grid(idx: np.ndarray, max_dims: int = 8) -> tuple[int, tuple[int, ...
 
 def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
                  ) -> AlignmentError:
-    return AlignmentError(with_basis(
+    return AlignmentError(
         f"{prep.instr}: {what} address must be {align}-byte aligned in {t.memory.name}, but got "
-        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis))
+        f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis=basis)
 
 
 def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:

@@ -98,11 +98,7 @@ class Interp(ApiCalls):
         except (RuntimeFault, ArithError, ConvError) as e:
             raise self.err(node, str(e)) from None
         except AscsimError as e:
-            raise (
-                type(e)(f"{self.where(node)}: {e}")
-                if _rebuildable(e)
-                else FrontendError(f"{self.where(node)}: {e}")
-            ) from e
+            raise e.relocated(f"{self.where(node)}: ") from e
         except NotImplementedError as e:  # a feature the Core does not model yet
             raise NotImplementedFeature(f"{self.where(node)}: {e}") from e
         except Exception as e:  # noqa: BLE001 - an ascsim bug: still one located line, not a traceback
@@ -1305,15 +1301,6 @@ _NAMED_UNSUPPORTED = frozenset(
         "namespace_definition",
     }
 )
-
-
-def _rebuildable(e: AscsimError) -> bool:
-    """Can `type(e)(msg)` rebuild the error with a location prefix (single-argument constructors)?"""
-    try:
-        type(e)("x")
-    except Exception:  # noqa: BLE001
-        return False
-    return True
 
 
 def _tname(name: str, args: tuple) -> str:

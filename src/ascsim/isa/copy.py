@@ -45,7 +45,15 @@ import numpy as np
 from ..base import coerce
 from ..base.coerce import show
 from ..base.diagnostics import basis_on, doc_conflict
-from ..base.errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError, cpp_rejects
+from ..base.errors import (
+    Basis,
+    NotImplementedFeature,
+    OverlapError,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+)
 from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import PAD, Plan
@@ -92,13 +100,13 @@ def data_copy(core: CoreState, dst: LocalTensor, src: LocalTensor, params: objec
         return data_copy_l0c(core, dst, src, params)
     if src.memory.name == "L1" and dst.memory.name == "GM":
         if enable_small_c0:
-            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
-                                  "(the C++ API rejects this: no such overload)")
+            raise ParamRangeError('DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True',
+                                  basis=cpp_rejects('no such overload'))
         return _l1_to_gm(core, dst, src, params)
     if src.memory.name == "L1" and dst.memory.name in ("BT", "FB"):
         if enable_small_c0:
-            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
-                                  "(the C++ API rejects this: no such overload)")
+            raise ParamRangeError('DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True',
+                                  basis=cpp_rejects('no such overload'))
         return (_l1_to_bt if dst.memory.name == "BT" else _l1_to_fb)(core, dst, src, params)
     if isinstance(params, Nd2NzParams):
         return _nz_copy(core, dst, src, params, "ND2NZ", enable_small_c0)
@@ -107,16 +115,19 @@ def data_copy(core: CoreState, dst: LocalTensor, src: LocalTensor, params: objec
     is_count = isinstance(params, (int, np.integer)) and not isinstance(params, bool)
     if is_count or isinstance(params, DataCopyParams):
         if enable_small_c0:
-            raise ParamRangeError("DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True "
-                                  "(the C++ API rejects this: no such overload)")
+            raise ParamRangeError('DataCopy: enableSmallC0 exists only for ND2NZ/DN2NZ, but got True',
+                                  basis=cpp_rejects('no such overload'))
         return _plain_copy(core, dst, src, params)
     raise UnsupportedError(f"DataCopy: params must be a count, DataCopyParams, Nd2NzParams or Dn2NzParams, "
-                           f"but got {type(params).__name__} (the C++ API rejects this: no such overload)")
+                           f"but got {type(params).__name__}", basis=cpp_rejects('no such overload'))
 
 
-#: Basis of the GM -> L1 refusals the doc pages state and the C++ API does not check (divergence C25).
-DOC_GM_L1 = "the doc page forbids this: {page}; ascsim reading: divergence C25"
-CXX_ND2NZ = "the C++ API rejects this: CheckNd2NzParamsCommon"
+CXX_ND2NZ = cpp_rejects('CheckNd2NzParamsCommon')
+
+
+def doc_gm_l1(page: str) -> Basis:
+    """Basis of a GM -> L1 refusal the doc pages state and the C++ API does not check (divergence C25)."""
+    return doc_forbids(page, "C25")
 
 
 def copy_key(instr: str, core: CoreState, dst: LocalTensor, src: LocalTensor, params: object, *extra: object
@@ -137,11 +148,10 @@ def copy_key(instr: str, core: CoreState, dst: LocalTensor, src: LocalTensor, pa
 
 
 def _gm_to_l1_operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
-    pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
+    pos = cpp_rejects('ASCENDC_CHECK_TPOSITION')
     basis_on(lambda: checks.position(instr, "src", src, ("GM",)), pos)
     basis_on(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
-    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
-                                                           "T")
+    basis_on(lambda: checks.same_dtype(instr, dst, src), cpp_rejects('DataCopy<T> takes one T'))
 
 
 @dataclass(frozen=True)
@@ -198,16 +208,16 @@ def _prepared_plain(core: CoreState, dst: LocalTensor, src: LocalTensor,
     page = "DataCopy（GMToL1连续数据搬运）.md"
     if chip.key in _PLAIN_UNSUPPORTED:
         raise UnsupportedError(f"{instr}: GM->L1 DataCopy is not supported on {chip.name} (doc: {page} "
-                               f"产品支持情况) ({DOC_GM_L1.format(page=page + ' 产品支持情况')})")
+                               f"产品支持情况)", basis=doc_gm_l1(page + ' 产品支持情况'))
     if dst.dtype.is_4bit or (chip.key not in _PLAIN_ANY_WIDTH and dt not in _PLAIN_TYPES):
         allowed = "b8, b16, b32, b64" if chip.key in _PLAIN_ANY_WIDTH else ", ".join(sorted(_PLAIN_TYPES))
-        raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed} "
-                               f"({DOC_GM_L1.format(page=page + ' 数据类型')})")
-    aligns = ((0, 32, "dst (L1)", DOC_GM_L1.format(page=page + " 约束说明")),)
+        raise UnsupportedError(f"{instr}: dtype {dt} is not supported on {chip.name}; supported: {allowed}",
+                               basis=doc_gm_l1(page + ' 数据类型'))
+    aligns = ((0, 32, "dst (L1)", doc_gm_l1(page + " 约束说明")),)
     if isinstance(params, DataCopyParams):
         def r(i, name, v, lo, hi):
             return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
-                          DOC_GM_L1.format(page="DataCopy（GMToL1高维切分数据搬运）.md 表3"))
+                          doc_gm_l1("DataCopy（GMToL1高维切分数据搬运）.md 表3"))
         count = r(instr, "blockCount", params.blockCount, 0, 4095)
         blen = r(instr, "blockLen", params.blockLen, 0, 65535)
         sgap = r(instr, "srcStride", params.srcStride, 0, 65535)
@@ -236,14 +246,12 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
                  params: DataCopyParams | int) -> Prepared:
     instr = "DataCopy"
     core.chip.check("DataCopyL12GM", src.dtype.name, "L1", "GM", instr=instr)
-    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
-                                                           "T")
+    basis_on(lambda: checks.same_dtype(instr, dst, src), cpp_rejects('DataCopy<T> takes one T'))
     aligns = ((1, 32, "src (L1)",
-               "the C++ API rejects this: DataCopyL12GMImpl ASCENDC_CHECK_TENSOR_PTR_ALIGN"),)
+               cpp_rejects('DataCopyL12GMImpl ASCENDC_CHECK_TENSOR_PTR_ALIGN')),)
     if isinstance(params, DataCopyParams):
-        def r(name: str, v: object, hi: int, basis: str) -> int:
-            return basis_on(lambda: checks.in_range(instr, name, v, 0, hi),
-                            f"the C++ API rejects this: {basis}")
+        def r(name: str, v: object, hi: int, check: str) -> int:
+            return basis_on(lambda: checks.in_range(instr, name, v, 0, hi), cpp_rejects(check))
         count = r("blockCount", params.blockCount, 4095, "CheckDataCopyParamsCommon")
         blen = r("blockLen", params.blockLen, 65535, "CheckDataCopyParamsCommon")
         sgap = r("srcGap", params.srcStride, 65535, "uint16_t field")
@@ -255,7 +263,7 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
         spec = BlockCopySpec(1 if nbytes else 0, nbytes, nbytes, nbytes)
     else:
         raise UnsupportedError(f"{instr}: L1 -> GM takes a count or DataCopyParams, but got "
-                               f"{type(params).__name__} (the C++ API rejects this: no such overload)")
+                               f"{type(params).__name__}", basis=cpp_rejects('no such overload'))
     if spec.count == 0 or spec.block == 0:
         return Prepared(instr, aligns=aligns)  # NOP (表3)
     atomic = core.regs.atomic
@@ -347,15 +355,15 @@ def _prepared_nz(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzPa
     page = f"DataCopy（GMToL1随路转换-{kind}搬运）.md"
     _gm_to_l1_operands(instr, dst, src)
     basis_on(lambda: core.chip.check(instr, dst.dtype.name, "GM", "L1", instr=instr),
-           DOC_GM_L1.format(page=page + " 产品支持情况 / 数据类型"))
+           doc_gm_l1(page + " 产品支持情况 / 数据类型"))
     if checks.flag(instr, "enableSmallC0", small_c0):
         raise NotImplementedFeature(f"{instr}: enableSmallC0 (SmallC0 mode, C0 padded to 4 elements) is not "
                                   "implemented in ascsim")
     if dst.dtype.is_4bit and not nd:
         raise NotImplementedFeature(f"{instr}: 4-bit DN2NZ (b8-unit parameters, nValue even) is not "
                                   "implemented; the doc does not say how nibble pairs are transposed")
-    aligns = ((0, 32, "dst (L1)", DOC_GM_L1.format(page=page + " 约束说明")),)
-    table = CXX_ND2NZ if nd else DOC_GM_L1.format(page=page + " 表3")
+    aligns = ((0, 32, "dst (L1)", doc_gm_l1(page + " 约束说明")),)
+    table = CXX_ND2NZ if nd else doc_gm_l1(page + " 表3")
 
     def r(i, name, v, lo, hi):
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi), table)
@@ -433,8 +441,8 @@ def _check_nz_rows(instr: str, s: NzCopySpec) -> None:
     if blocks > g and dr <= s.n_value - 1:
         raise OverlapError(
             f"{instr}: dstNzC0Stride must keep the {blocks} column blocks of {s.n_value} rows apart "
-            f"(dstNzNStride {s.n_stride}), but got {s.c0_stride}: block {g} starts on row {dr} of block 0 "
-            f"({DOC_GM_L1.format(page='ND2NZ / DN2NZ 约束说明')})")
+            f"(dstNzNStride {s.n_stride}), but got {s.c0_stride}: block {g} starts on row {dr} of block 0",
+                           basis=doc_gm_l1('ND2NZ / DN2NZ 约束说明'))
 
 
 def reference_nz_copy(kind: str, p: Nd2NzParams | Dn2NzParams, src: np.ndarray, dst: np.ndarray, c0: int
@@ -475,18 +483,17 @@ def _block_params(instr: str, params: DataCopyParams | int, elem_bytes: int, uni
     if isinstance(params, DataCopyParams):
         def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表3 of the BT / FB pages
             return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
-                              "the doc page forbids this: DataCopy（L1ToBiasTable / "
-                              "L1ToFixpipe-Buffer数据搬运）.md 表3; ascsim reading: divergence C21")
+                              doc_forbids('DataCopy（L1ToBiasTable / L1ToFixpipe-Buffer数据搬运）.md 表3',
+                                          'C21'))
         return (r(instr, "blockCount", params.blockCount, 0, 4095),
                 r(instr, "blockLen", params.blockLen, 0, 65535),
                 r(instr, "srcStride", params.srcStride, 0, 65535),
                 r(instr, "dstStride", params.dstStride, 0, 65535))
     if isinstance(params, (int, np.integer)) and not isinstance(params, bool):
-        n = basis_on(lambda: checks.in_range(instr, "count", params, 0, U32), "the C++ API rejects this: "
-                                                                                "uint32_t")
+        n = basis_on(lambda: checks.in_range(instr, "count", params, 0, U32), cpp_rejects('uint32_t'))
         return 1, n * elem_bytes // unit, 0, 0
     raise UnsupportedError(f"{instr}: params must be a count or DataCopyParams for L1 -> BT / FB, but got "
-                           f"{type(params).__name__} (the C++ API rejects this: no such overload)")
+                           f"{type(params).__name__}", basis=cpp_rejects('no such overload'))
 
 
 def _l1_to_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
@@ -503,16 +510,14 @@ def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
     chip = core.chip
     sdt, ddt = src.dtype, dst.dtype
     basis_on(lambda: chip.check("DataCopyL12BT", sdt.name, "L1", "BT", instr=instr),
-               "the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 产品支持情况 / "
-               "数据类型; ascsim reading: divergence C21")
+               doc_forbids('DataCopy（L1ToBiasTable-Buffer数据搬运）.md 产品支持情况 / 数据类型', 'C21'))
     if not chip.supports_combo("DataCopyL12BT", (sdt.name, ddt.name)):
         listed = ", ".join(f"{a}->{b}" for a, b in sorted(chip.apis["DataCopyL12BT"].combos))
-        basis = ("the doc page forbids this: DataCopy（L1ToBiasTable-Buffer数据搬运）.md 数据类型; ascsim "
-                 "reading: divergence C21" if sdt == ddt else
-                 "the C++ API rejects this: DataCopy<T, U> L1->BT takes U = T or half->float")
+        basis = (doc_forbids('DataCopy（L1ToBiasTable-Buffer数据搬运）.md 数据类型', 'C21') if sdt == ddt else
+                 cpp_rejects('DataCopy<T, U> L1->BT takes U = T or half->float'))
         raise UnsupportedError(f"{instr}: L1 -> BT converts {listed} on {chip.name}, but got "
-                               f"{sdt.name} -> {ddt.name} ({basis})")
-    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+                               f"{sdt.name} -> {ddt.name}", basis=basis)
+    cxx_align = cpp_rejects('CheckTensorAlign')
     aligns = ((0, 64, "dst (BT)", cxx_align), (1, 32, "src (L1)", cxx_align))
     unit = 32 if chip.key == "ascend950" else 64  # 约束说明: blockLen / dstGap unit per chip
     count, blen, sgap, dgap = _block_params(instr, params, sdt.bits // 8, unit)
@@ -523,7 +528,7 @@ def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
     if chip.key == "ascend950" and blen % 2:
         if sdt.bits == 32:
             raise ParamRangeError(f"{instr}: blockLen must be even for {sdt.name} into BT on {chip.name}, "
-                                  f"but got {blen} (the C++ API rejects this: CopyCbufToBt)")
+                                  f"but got {blen}", basis=cpp_rejects('CopyCbufToBt'))
         # catlass ascend950 copy_l1_to_bt rounds blockLen up to even only for 4-byte sources; the C++ API
         # asserts evenness only for them (dav_3510 CopyCbufToBt)
         notes = ("C21",)
@@ -584,11 +589,9 @@ def _prepared_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
     instr = "DataCopy"
     chip = core.chip
     basis_on(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
-               "the doc page forbids this: DataCopy（L1ToFixpipe-Buffer数据搬运）.md 产品支持情况 / "
-               "数据类型; ascsim reading: divergence C22")
-    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopy<T> takes one "
-                                                           "T")
-    cxx_align = "the C++ API rejects this: CheckTensorAlign"
+               doc_forbids('DataCopy（L1ToFixpipe-Buffer数据搬运）.md 产品支持情况 / 数据类型', 'C22'))
+    basis_on(lambda: checks.same_dtype(instr, dst, src), cpp_rejects('DataCopy<T> takes one T'))
+    cxx_align = cpp_rejects('CheckTensorAlign')
     aligns = ((0, 128, "dst (FB)", cxx_align), (1, 32, "src (L1)", cxx_align))
     # blockLen in 128 B on every chip: the 950 C++ API doubles it for its 64-B instruction unit
     # (dav_3510 DataCopyL12FBImpl unitCoeff = 2), so the doc's "950: 64B" describes the instruction (C22)
@@ -648,58 +651,56 @@ def _prepared_pad(core: CoreState, dst: LocalTensor, src: LocalTensor, params: D
                   pad: DataCopyPadExtParams | None, mode: PaddingMode | int) -> Prepared:
     instr = "DataCopyPad"
     if src.memory.name == "L1" and dst.memory.name == "GM":
-        raise UnsupportedError(f"{instr}: L1 -> GM is not supported (the C++ API rejects this: on 950 the "
-                               "GlobalTensor overload takes a UB source only, ASCENDC_CHECK_TPOSITION; on "
-                               "A2/A3 it returns without moving on the cube core)")
-    pos = "the C++ API rejects this: ASCENDC_CHECK_TPOSITION"
+        raise UnsupportedError(f"{instr}: L1 -> GM is not supported",
+                               basis=cpp_rejects("on 950 the GlobalTensor overload takes a UB source only, "
+                                                 "ASCENDC_CHECK_TPOSITION; on A2/A3 it returns without "
+                                                 "moving on the cube core"))
+    pos = cpp_rejects('ASCENDC_CHECK_TPOSITION')
     basis_on(lambda: checks.position(instr, "src", src, ("GM",)), pos)
     basis_on(lambda: checks.position(instr, "dst", dst, ("L1",)), pos)
     dt = dst.dtype
     basis_on(lambda: core.chip.check("DataCopyPad", dt.name, "GM", "L1", instr=instr),
-               "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型; "
-               "ascsim reading: divergence C23")
-    basis_on(lambda: checks.same_dtype(instr, dst, src), "the C++ API rejects this: DataCopyPad<T> takes "
-                                                           "one T")
+               doc_forbids('DataCopyPad（GMToL1非对齐数据搬运）.md 产品支持情况 / 数据类型', 'C23'))
+    basis_on(lambda: checks.same_dtype(instr, dst, src), cpp_rejects('DataCopyPad<T> takes one T'))
     if not isinstance(params, DataCopyExtParams):
         raise UnsupportedError(f"{instr}: params must be DataCopyExtParams, but got "
                                f"{type(params).__name__} (DataCopyParams / DataCopyPadParams are the UB "
-                               "forms) (the C++ API rejects this: no such overload for GM -> L1)")
+                               "forms)", basis=cpp_rejects('no such overload for GM -> L1'))
     pad = pad if pad is not None else DataCopyPadExtParams()
     try:
         mode = PaddingMode(mode)
     except ValueError:
         raise ParamRangeError(f"{instr}: mode must be PaddingMode.Normal or PaddingMode.Compact, but got "
-                              f"{show(mode)} (the C++ API rejects this: PaddingMode)") from None
+                              f"{show(mode)}", basis=cpp_rejects('PaddingMode')) from None
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # C++ field widths / range checks
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
-                          "the C++ API rejects this: CheckSrcGmDataCopyExtParamsRange / uint8_t field")
+                          cpp_rejects('CheckSrcGmDataCopyExtParamsRange / uint8_t field'))
 
     size = dt.bits // 8
-    doc = "the doc page forbids this: DataCopyPad（GMToL1非对齐数据搬运）.md 表3"
+    doc = "DataCopyPad（GMToL1非对齐数据搬运）.md 表3"
     count = _doc_range(instr, "blockCount", params.blockCount, 1, 4095, doc)
     blen = _doc_range(instr, "blockLen", params.blockLen, 1, 2097151, doc)
     if blen % size:
         raise ParamRangeError(f"{instr}: blockLen must be a multiple of sizeof({dt.name}) = {size} bytes, "
-                              f"but got {blen} ({doc} \"blockLen必须是sizeof(T)的整数倍\"; ascsim reading: "
-                              "divergence C23)")
+                              f"but got {blen}",
+                              basis=doc_forbids(f'{doc} "blockLen必须是sizeof(T)的整数倍"', "C23"))
     sgap = _doc_range(instr, "srcStride", params.srcStride, -blen, 2**40 - 1, doc)
     dgap = r(instr, "dstStride", params.dstStride, 0, 65535)
-    is_pad = basis_on(lambda: checks.flag(instr, "isPad", pad.isPad), "the C++ API rejects this: bool "
-                                                                        "isPad")
+    is_pad = basis_on(lambda: checks.flag(instr, "isPad", pad.isPad), cpp_rejects('bool isPad'))
     left = r(instr, "leftPadding", pad.leftPadding, 0, 255)
     right = r(instr, "rightPadding", pad.rightPadding, 0, 255)
     for name, v in (("leftPadding", left), ("rightPadding", right)):
         if v * size > 32:
             raise ParamRangeError(f"{instr}: {name} must be at most 32 bytes ({32 // size} {dt.name} "
-                                  f"elements), but got {v} (the doc page forbids this: 约束说明 "
-                                  "\"leftPadding、rightPadding的字节数均不能超过32字节\"; ascsim reading: "
-                                  "divergence C23)")
-    aligns = ((0, 32, "dst (L1)", "the doc page forbids this: DataCopyPad 表2 \"LocalTensor的起始地址需要保证"
-                                  "32字节对齐\"; ascsim reading: divergence C23"),)
+                                  f"elements), but got {v}",
+                                  basis=doc_forbids('约束说明 "leftPadding、rightPadding的字节数均不能超过'
+                                                    '32字节"', "C23"))
+    aligns = ((0, 32, "dst (L1)", doc_forbids('DataCopyPad 表2 "LocalTensor的起始地址需要保证32字节对齐"',
+                                              'C23')),)
     commit = None
     if is_pad:
         pattern = checked_pad_pattern(instr, dt, pad.paddingValue, "paddingValue",
-                                      "the C++ API rejects this: DataCopyPadExtParams<T> holds a T")
+                                      cpp_rejects('DataCopyPadExtParams<T> holds a T'))
 
         def commit(core: CoreState) -> None:  # the call writes MOV_PAD_VAL
             core.regs.mov_pad = pattern
@@ -738,12 +739,9 @@ def _run_pad(spec: PadCopySpec, fill: np.ndarray | None, core: CoreState, ops) -
             np.copyto(strided(mem, start, (rows, nbytes // size, size), (pitch, size, 1)), fill)
 
 
-def _doc_range(instr: str, name: str, value: object, lo: int, hi: int, basis: str) -> int:
-    """checks.in_range with the doc basis appended to the refusal."""
-    try:
-        return checks.in_range(instr, name, value, lo, hi)
-    except ParamRangeError as e:
-        raise ParamRangeError(f"{e} ({basis}; ascsim reading: divergence C23)") from None
+def _doc_range(instr: str, name: str, value: object, lo: int, hi: int, rule: str) -> int:
+    """checks.in_range refused on the doc's rule (divergence C23)."""
+    return checks.in_range(instr, name, value, lo, hi, doc_forbids(rule, "C23"))
 
 
 @dataclass(frozen=True)

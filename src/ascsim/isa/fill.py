@@ -23,7 +23,7 @@ from functools import partial
 import numpy as np
 
 from ..base.diagnostics import basis_on
-from ..base.errors import UnsupportedError
+from ..base.errors import UnsupportedError, cpp_rejects, doc_forbids
 from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import PAD, Plan, pad_block
@@ -59,19 +59,19 @@ def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, i
     mem = dst.memory.name
     allowed = _MEMORIES.get(chip.key, ("L1", "L0A", "L0B"))
     if mem not in allowed:
-        basis = ("the C++ API rejects this: InitL0ANzMatrixCal / InitL0BNzMatrixCal on 950, Fill.md id20"
+        basis = (cpp_rejects('InitL0ANzMatrixCal / InitL0BNzMatrixCal on 950, Fill.md id20')
                  if chip.key == "ascend950" and mem in BLOCK else
-                 "the C++ API rejects this: InitL1BufferCal reports L1 unsupported on the training series"
+                 cpp_rejects('InitL1BufferCal reports L1 unsupported on the training series')
                  if chip.key == "training" and mem == "L1" else
-                 "the C++ API rejects this: FillImpl ASCENDC_CHECK_TPOSITION")
+                 cpp_rejects('FillImpl ASCENDC_CHECK_TPOSITION'))
         raise UnsupportedError(f"{instr}: dst must be in {' or '.join(allowed)} on {chip.name}, but got "
-                               f"TPosition {dst.position} ({mem}) ({basis})")
+                               f"TPosition {dst.position} ({mem})", basis=basis)
     basis_on(lambda: chip.check("Fill", dt.name, instr=instr),
-               "the doc page forbids this: Fill.md 数据类型; ascsim reading: divergence F3")
+               doc_forbids('Fill.md 数据类型', 'F3'))
 
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:
         return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
-                          "the C++ API rejects this: CheckInitConstValueParams / ASCENDC_CHECK_VALUE_RANGE")
+                          cpp_rejects('CheckInitConstValueParams / ASCENDC_CHECK_VALUE_RANGE'))
 
     repeat_only = chip.key in REPEAT_ONLY
     # inference AI Core: ASCENDC_CHECK_VALUE_RANGE(repeatTimes, 0, UINT8_MAX) in dav_m200 InitL1BufferCal etc.
@@ -81,9 +81,9 @@ def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, i
     gap = 0 if repeat_only else r(instr, "dstGap", params.dstGap, 0, _RANGE)
     unit = 512 if repeat_only else BLOCK[mem]
     pattern = checked_pad_pattern(instr, dt, params.initValue, "initValue",
-                                  "the C++ API rejects this: InitConstValueParams<T> holds a T")
+                                  cpp_rejects('InitConstValueParams<T> holds a T'))
     notes = ("F2",) if repeat_only and (_given(params.blockNum) or _given(params.dstGap)) else ()  # not read
-    aligns = ((0, BLOCK[mem], f"dst ({mem})", "the C++ API rejects this: FillImpl CheckTensorAlign"),)
+    aligns = ((0, BLOCK[mem], f"dst ({mem})", cpp_rejects('FillImpl CheckTensorAlign')),)
     if rep == 0 or blocks == 0:
         return Prepared(instr, aligns=aligns, notes=notes)  # NOP (Fill.md 约束说明)
     end = ((rep - 1) * (blocks + gap) + blocks) * unit

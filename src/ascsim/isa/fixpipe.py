@@ -35,7 +35,16 @@ import numpy as np
 
 from ..base.coerce import show
 from ..base.diagnostics import basis_on, report_hazards, user_stacklevel
-from ..base.errors import NotImplementedFeature, OverlapError, ParamRangeError, UnsupportedError
+from ..base.errors import (
+    Basis,
+    NotImplementedFeature,
+    OverlapError,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    hw_cannot,
+)
 from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
@@ -60,9 +69,8 @@ from . import quant
 
 U32 = 2**32 - 1
 INSTR = "Fixpipe"
-CXX = "the C++ API rejects this: {}"
-#: doc-only Fixpipe / DataCopy CO1 rules ascsim keeps as refusals (divergence C25)
-DOC = "the doc page forbids this: {}; ascsim reading: divergence C25"
+#: divergence row of the doc-only Fixpipe / DataCopy CO1 rules ascsim keeps as refusals
+DOC_ROW = "C25"
 # columns per workspace chunk (GenFixpipeTiling: 256 on 2201, 1024 on 3510)
 FB_QUANT_LIMIT = {"ascend950": 1024}
 
@@ -176,7 +184,7 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
     """Validate ranges and convert every stride to elements; None = NOP (`warns` gets the UserWarning a
     zero ndNum / dnNum deserves, to repeat on every call)."""
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # CheckFixpipeParams*: ranges, widths
-        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), CXX.format("CheckFixpipeParams"))
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), cpp_rejects("CheckFixpipeParams"))
 
     layout = {CO2Layout.ROW_MAJOR: "ND", CO2Layout.NZ: "NZ", CO2Layout.COLUMN_MAJOR: "DN"}[g.fmt]
     n = r(instr, "nSize", g.n, 0, 4095)
@@ -190,13 +198,13 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
     if layout == "NZ" and n % (8 if g.split else 16):
         what = "with isChannelSplit (F32-Channel-Split.md)" if g.split else "for NZ2NZ (doc 表4)"
         raise ParamRangeError(f"{instr}: nSize must be a multiple of {8 if g.split else 16} {what}, but got "
-                              f"{n} (the C++ API rejects this: CheckFixpipeParams)")
+                              f"{n}", basis=cpp_rejects('CheckFixpipeParams'))
     if to_l1 and g.arch3510 and layout != "NZ":  # 3510 CheckFixpipeL0C2L1Param: whole 32-B rows in L1
         size, name = (n, "nSize") if layout == "ND" else (m, "mSize")
         if size * ddt.bits % 256:
             raise ParamRangeError(f"{instr}: {name} * sizeof({ddt.name}) must be a multiple of 32 B for "
-                                  f"{layout} into L1, but got {size} (the C++ API rejects this: "
-                                  "CheckFixpipeParams)")
+                                  f"{layout} into L1, but got {size}",
+                                  basis=cpp_rejects('CheckFixpipeParams'))
     src_stride = r(instr, "srcStride", g.src_stride, 0, 65535) * 16  # C0_Size = 16 L0C elements
     dst_stride = r(instr, "dstStride", g.dst_stride, 1, U32)
     src_row, src_mat, dst_mat, merged = 16, 0, 0, 0
@@ -211,19 +219,19 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
             src_mat = dst_mat = 0  # "ndNum配置为1时 … 不生效"
         if m > 1 and dst_stride < n:
             raise OverlapError(f"{instr}: dstStride (elements per ND row) must be >= nSize {n}, but got "
-                               f"{dst_stride}; destination rows would overlap (the doc page forbids this: "
-                               "约束说明 \"目标数据不能有重叠\")")
+                               f"{dst_stride}; destination rows would overlap",
+                               basis=doc_forbids('约束说明 "目标数据不能有重叠"', DOC_ROW))
     elif layout == "DN":
         src_mat = r(instr, "srcNzMatrixStride", g.src_mat, 0, 65535) * 16
         dst_mat = r(instr, "dstDnMatrixStride", g.dst_mat, 0, U32)
         src_row = basis_on(lambda: checks.in_range(instr, "srcNzC0Stride", g.src_row, 1, 65535),
-                             DOC.format("Fixpipe 表3 \"当启用NZ2DN时，srcNzC0Stride不能为0\"")) * 16
+                             doc_forbids("Fixpipe 表3 \"当启用NZ2DN时，srcNzC0Stride不能为0\"", DOC_ROW)) * 16
         if num == 1:
             src_mat = dst_mat = 0
         if n > 1 and dst_stride < m:
             raise OverlapError(f"{instr}: dstStride (elements per DN row) must be >= mSize {m}, but got "
-                               f"{dst_stride}; destination rows would overlap (the doc page forbids this: "
-                               "约束说明 \"目标数据不能有重叠\")")
+                               f"{dst_stride}; destination rows would overlap",
+                               basis=doc_forbids('约束说明 "目标数据不能有重叠"', DOC_ROW))
     else:
         if not g.arch3510:  # V220 NZ2NZ: dstStride in 32-B blocks (NZ2NZ.md)
             dst_stride = dst_stride * 32 // (ddt.bits // 8)
@@ -233,8 +241,8 @@ def _spec(instr: str, g: _Geometry, ddt: DType, to_l1: bool, warns: list[str]) -
             width = 32 if merged else 16
         if n > width and dst_stride < m * width:
             raise OverlapError(f"{instr}: dstStride must place the {width}-column blocks at least "
-                               f"mSize*{width} = {m * width} elements apart, but got {dst_stride} elements "
-                               "(the doc page forbids this: NZ2NZ.md \"目标操作数地址之间不能重叠\")")
+                               f"mSize*{width} = {m * width} elements apart, but got {dst_stride} elements",
+                               basis=doc_forbids('NZ2NZ.md "目标操作数地址之间不能重叠"', DOC_ROW))
     return FixpipeSpec(layout, m, n, num, src_mat, src_stride, src_row, dst_mat, dst_stride, merged, g.split)
 
 
@@ -251,7 +259,7 @@ def _geometry(instr: str, p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2
     if not isinstance(sub, want):
         wname = "None" if want is type(None) else want.__name__
         raise ParamRangeError(f"{instr}: params must be {wname} for CO2Layout::{fmt.name}, but got "
-                              f"{type(sub).__name__} (the C++ API rejects this: TransformParams<format>)")
+                              f"{type(sub).__name__}", basis=cpp_rejects('TransformParams<format>'))
     base = dict(fmt=fmt, n=p.nSize, m=p.mSize, src_stride=p.srcStride, dst_stride=p.dstStride, arch3510=True)
     if isinstance(sub, Nz2NdParams):
         return _Geometry(**base, num=sub.ndNum, src_mat=sub.srcNdStride, dst_mat=sub.dstNdStride)
@@ -272,11 +280,11 @@ def quant_mode(instr: str, v: object, is950: bool) -> QuantMode_t:
         mode = QuantMode_t[v] if isinstance(v, str) else QuantMode_t(v)
     except (KeyError, ValueError):
         names = ", ".join(QuantMode_t.__members__)
-        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {show(v)} "
-                              "(the C++ API rejects this: QuantMode_t)") from None
+        raise ParamRangeError(f"{instr}: quantPre must be a QuantMode_t ({names}), but got {show(v)}",
+                              basis=cpp_rejects("QuantMode_t")) from None
     if mode >= QuantMode_t.QF322FP8_PRE and not is950:
         raise UnsupportedError(f"{instr}: quantPre {mode.name} exists on Ascend 950 only (doc: 随路量化.md), "
-                               f"but got it on a non-950 chip (the C++ API rejects this: QuantMode_t)")
+                               f"but got it on a non-950 chip", basis=cpp_rejects('QuantMode_t'))
     if mode != QuantMode_t.NoQuant and mode not in quant.PAIRS:
         raise NotImplementedFeature(f"{instr}: quantPre {mode.name} (a 950 quantisation to fp8 / hif8 / "
                                     "bf16 / half / float with a scale) is not implemented in ascsim; "
@@ -290,14 +298,13 @@ def _check_conversion(instr: str, mode: QuantMode_t, s: DType, d: DType) -> None
             raise ParamRangeError(
                 f"{instr}: quantPre NoQuant copies {s.name} unchanged, so dst must be {s.name}, but got "
                 f"{d.name} (float->half needs F322F16, float->bfloat16_t F322BF16, other pairs a "
-                "quantisation mode) (the C++ API rejects this: CheckFixpipeQuantParams)")
+                "quantisation mode)", basis=cpp_rejects('CheckFixpipeQuantParams'))
         return
     want_src, want_dst = quant.PAIRS[mode]
     if s.name != want_src or d.name not in want_dst:
         verb = "casts" if mode in quant.CASTS else "converts"
         raise ParamRangeError(f"{instr}: quantPre {mode.name} {verb} {want_src} to {' or '.join(want_dst)}, "
-                              f"but got {s.name} -> {d.name} (the C++ API rejects this: "
-                              f"CheckFixpipeQuantParams)")
+                              f"but got {s.name} -> {d.name}", basis=cpp_rejects('CheckFixpipeQuantParams'))
 
 
 # ==================================================================================================
@@ -351,38 +358,37 @@ def _prepared_fixpipe(core: CoreState, dst: LocalTensor, src: LocalTensor, param
     is3510 = isinstance(params, FixpipeParamsArch3510)
     if not is3510 and not isinstance(params, FixpipeParamsV220):
         raise UnsupportedError(f"{instr}: intriParams must be FixpipeParamsV220 or FixpipeParamsArch3510, "
-                               f"but got {type(params).__name__} (the C++ API rejects this: no such "
-                               f"overload)")
+                               f"but got {type(params).__name__}", basis=cpp_rejects('no such overload'))
     chip = core.chip
     is950 = chip.key == "ascend950"
     api = "FixpipeL0C2L1" if to_l1 else "Fixpipe"
     _combo(chip, api, instr, src, dst)
     if is3510 and not is950:
         raise UnsupportedError(f"{instr}: intriParams FixpipeParamsArch3510 is the Ascend 950 (arch 3510) "
-                               f"struct, but got it on {chip.name}; use FixpipeParamsV220 (the C++ API "
-                               "rejects this: the struct exists only for __NPU_ARCH__ 3510)")
+                               f"struct, but got it on {chip.name}; use FixpipeParamsV220",
+                               basis=cpp_rejects("the struct exists only for __NPU_ARCH__ 3510"))
     cfg = config if isinstance(config, FixpipeConfig) else FixpipeConfig(CO2Layout(config))
     fmt = CO2Layout(cfg.format)
     if cfg.isToUB:
         raise NotImplementedFeature(f"{instr}: config.isToUB (L0C->UB) is not implemented in ascsim")
     if fmt == CO2Layout.COLUMN_MAJOR and not (is950 and is3510):
         raise UnsupportedError(f"{instr}: config CFG_COLUMN_MAJOR (NZ2DN) needs Ascend 950 and "
-                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name} "
-                               "(the C++ API rejects this: CO2Layout::COLUMN_MAJOR is 3510-only)")
+                               f"FixpipeParamsArch3510, but got {type(params).__name__} on {chip.name}",
+                               basis=cpp_rejects("CO2Layout::COLUMN_MAJOR is 3510-only"))
     if to_l1 and not is950 and fmt != CO2Layout.NZ:
         raise UnsupportedError(f"{instr}: L0C->L1 writes NZ on {chip.name}, so config must be CFG_NZ, but "
-                               f"got CFG_{fmt.name} (the C++ API rejects this: CheckFixpipeL0C2L1Param)")
+                               f"got CFG_{fmt.name}", basis=cpp_rejects('CheckFixpipeL0C2L1Param'))
     mode = quant_mode(instr, params.quantPre, is950)
-    relu = basis_on(lambda: checks.flag(instr, "reluEn", params.reluEn), CXX.format("bool reluEn"))
+    relu = basis_on(lambda: checks.flag(instr, "reluEn", params.reluEn), cpp_rejects("bool reluEn"))
     split = basis_on(lambda: checks.flag(instr, "isChannelSplit", params.isChannelSplit),
-                     CXX.format("bool field"))
+                     cpp_rejects("bool field"))
     if split:
         _check_split(instr, "isChannelSplit", src, dst, fmt, to_l1, params.unitFlag, cxx=True)
     if not _unit_flag_ok(params.unitFlag):
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(params.unitFlag)} "
-                              "(the C++ API rejects this: CheckFixpipeParamsV220Common)")
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(params.unitFlag)}",
+                              basis=cpp_rejects("CheckFixpipeParamsV220Common"))
     deq = basis_on(lambda: checks.in_range(instr, "deqScalar", params.deqScalar, 0, 2**64 - 1),
-                     CXX.format("uint64_t deqScalar"))
+                     cpp_rejects("uint64_t deqScalar"))
     _check_conversion(instr, mode, src.dtype, dst.dtype)
     if ws is not None:
         _check_workspace(instr, ws, mode)
@@ -412,27 +418,27 @@ def _nd_para(instr: str, params) -> tuple[int, int, int]:
     """ND_PARA as the call writes it (ndNum, srcNdStride, dstNdStride of the ROW_MAJOR params)."""
     sub = params.params if isinstance(params, FixpipeParamsArch3510) else params
     sub = sub or Nz2NdParams()
-    cxx = CXX.format("uint32_t ND_PARA field")
+    cxx = cpp_rejects("uint32_t ND_PARA field")
     return tuple(basis_on(lambda n=n: checks.in_range(instr, n, getattr(sub, n), 0, U32), cxx)  # type: ignore
                  for n in ("ndNum", "srcNdStride", "dstNdStride"))
 
 
 def _operands(instr: str, dst: LocalTensor, src: LocalTensor) -> None:
     """src in L0C; dst in GM or L1 (the C++ overloads: CheckTensorPhyPosition / GlobalTensor)."""
-    basis_on(lambda: checks.position(instr, "src", src, ("L0C",)), CXX.format("CheckTensorPhyPosition L0C"))
+    basis_on(lambda: checks.position(instr, "src", src, ("L0C",)), cpp_rejects("CheckTensorPhyPosition L0C"))
     basis_on(lambda: checks.position(instr, "dst", dst, ("GM", "L1")),
-               CXX.format("Fixpipe overloads take GlobalTensor or an L1 LocalTensor"))
+               cpp_rejects("Fixpipe overloads take GlobalTensor or an L1 LocalTensor"))
 
 
 def _combo(chip, api: str, instr: str, src: LocalTensor, dst: LocalTensor) -> None:
     """(L0C type, dst type) per the chip's 数据类型 table; the 2201 / 3510 C++ checks list the same pairs."""
-    basis = (CXX.format("CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param SupportType")
-             if chip.key in ("a2", "a3", "ascend950") else DOC.format("Fixpipe 数据类型"))
+    basis = (cpp_rejects("CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param SupportType")
+             if chip.key in ("a2", "a3", "ascend950") else doc_forbids("Fixpipe 数据类型", DOC_ROW))
     basis_on(lambda: chip.check_combo(api, (src.dtype.name, dst.dtype.name), instr=instr), basis)
 
 
 def _register_api(core: CoreState, instr: str) -> None:
-    basis_on(lambda: core.chip.check(instr, instr=instr), DOC.format(f"{instr}.md 产品支持情况"))
+    basis_on(lambda: core.chip.check(instr, instr=instr), doc_forbids(f"{instr}.md 产品支持情况", DOC_ROW))
 
 
 def _check_split(instr: str, name: str, src: LocalTensor, dst: LocalTensor, fmt: CO2Layout, to_l1: bool,
@@ -441,27 +447,31 @@ def _check_split(instr: str, name: str, src: LocalTensor, dst: LocalTensor, fmt:
     特性约束). Fixpipe: the C++ API asserts the first three (dav_c220 kernel_operator_fixpipe_v2_impl.h
     CheckFixpipeL0C2GMParam / CheckFixpipeL0C2L1Param, dav_3510 FixpipeL0cToOut / FixpipeL0cToL1); the
     DataCopy form passes the bit unchecked, so there every rule is the doc's (divergence E2)."""
-    doc = DOC_SPLIT.format(name)
+    doc = split_rule(name)
 
     def basis(check: str) -> str:
-        return CXX.format(check) if cxx else doc
+        return cpp_rejects(check) if cxx else doc
 
     if to_l1:
-        raise UnsupportedError(f"{instr}: {name} exists only for L0C -> GM, but got an L1 destination "
-                               f"({basis('CheckFixpipeL0C2L1Param isChannelSplit')})")
+        raise UnsupportedError(f"{instr}: {name} exists only for L0C -> GM, but got an L1 destination",
+                               basis=basis('CheckFixpipeL0C2L1Param isChannelSplit'))
     if fmt != CO2Layout.NZ:
         raise UnsupportedError(f"{instr}: {name} needs NZ output (CFG_NZ, no NZ2ND / NZ2DN), but got "
-                               f"CFG_{fmt.name} ({basis('CheckFixpipeL0C2GMParam isChannelSplit')})")
+                               f"CFG_{fmt.name}", basis=basis('CheckFixpipeL0C2GMParam isChannelSplit'))
     if src.dtype.name != "float" or dst.dtype.name != "float":
         raise UnsupportedError(f"{instr}: {name} needs float -> float, but got {src.dtype.name} -> "
-                               f"{dst.dtype.name} ({basis('CheckFixpipeL0C2GMParam isChannelSplit')})")
+                               f"{dst.dtype.name}", basis=basis('CheckFixpipeL0C2GMParam isChannelSplit'))
     if unit_flag:
-        raise ParamRangeError(f"{instr}: {name} needs unitFlag 0, but got {show(unit_flag)} ({doc})")
+        raise ParamRangeError(f"{instr}: {name} needs unitFlag 0, but got {show(unit_flag)}", basis=doc)
 
 
 #: the F32 Channel Split rules the DataCopy form does not check in C++ (divergence E2)
-DOC_SPLIT = ("the doc page forbids this: F32-Channel-Split.md 特性约束 \"{} ... NZ输出到GM，并且不开启NZ2ND与"
-             "unitFlag时，才能够开启\"; ascsim reading: divergence E2")
+#: the page's rule; `split_rule(name)` the refusal basis naming the field
+SPLIT_RULE = 'F32-Channel-Split.md 特性约束 "{} ... NZ输出到GM，并且不开启NZ2ND与unitFlag时，才能够开启"'
+
+
+def split_rule(name: str) -> Basis:
+    return doc_forbids(SPLIT_RULE.format(name), "E2")
 
 
 def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
@@ -469,29 +479,28 @@ def _check_workspace(instr: str, ws: LocalTensor, mode: QuantMode_t) -> None:
     quantPre (表2 cbufWorkspace; kernel_operator_mm_check.h CheckFixpipeWorkspace)."""
     if mode not in quant.VECTOR:
         raise ParamRangeError(f"{instr}: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8 when cbufWorkspace "
-                              f"is given, but got {mode.name} (the C++ API rejects this: "
-                              "CheckFixpipeWorkspace)")
+                              f"is given, but got {mode.name}", basis=cpp_rejects('CheckFixpipeWorkspace'))
     basis_on(lambda: checks.position(instr, "cbufWorkspace", ws, ("L1",)),
-               CXX.format("CheckFixpipeWorkspace"))
+               cpp_rejects("CheckFixpipeWorkspace"))
     if ws.dtype.name != "uint64_t":
         raise UnsupportedError(f"{instr}: cbufWorkspace must be a LocalTensor<uint64_t>, but got "
-                               f"{ws.dtype.name} (the C++ API rejects this: S must be uint64_t)")
+                               f"{ws.dtype.name}", basis=cpp_rejects('S must be uint64_t'))
 
 
 def _aligns(job: _Job) -> tuple:
     """The placement's alignment checks: operand 0 = dst, 1 = src (L0C), 2 = cbufWorkspace."""
-    out: list[tuple] = [(1, 64, "src (L0C)", CXX.format("CheckFixpipeParams L0C_SRC_ALIGN"))]
+    out: list[tuple] = [(1, 64, "src (L0C)", cpp_rejects("CheckFixpipeParams L0C_SRC_ALIGN"))]
     if job.to_l1:
-        out.append((0, 32, f"dst ({job.fmt.name} in L1)", CXX.format("CheckFixpipeL0C2L1Param")))
+        out.append((0, 32, f"dst ({job.fmt.name} in L1)", cpp_rejects("CheckFixpipeL0C2L1Param")))
     elif job.fmt == CO2Layout.NZ:
-        out.append((0, 32, "dst (NZ in GM)", "the doc page forbids this: Fixpipe（L0C到GM数据搬运）.md 表2 "
-                                             "\"NZ地址需满足32字节对齐\"; ascsim reading: divergence C9"))
+        nz_rule = 'Fixpipe（L0C到GM数据搬运）.md 表2 "NZ地址需满足32字节对齐"'
+        out.append((0, 32, "dst (NZ in GM)", doc_forbids(nz_rule, "C9")))
     elif job.fmt == CO2Layout.COLUMN_MAJOR:
         # Behaviour 4: an NCHW conv output written at cout*HoWo + h*Wo + w. The 3510 C++ API checks only L1 /
         # UB destinations (CheckFixpipeL0C2L1Param / L0C2UB), and shipped 950 conv kernels do this.
         out.append((0, 32, "GM", ("Fixpipe（L0C到GM数据搬运）.md 表2: DN \"地址需满足32字节对齐\"", "C9")))
     out.append((2, 32, "cbufWorkspace (L1)",
-                DOC.format("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\"")))
+                doc_forbids("Fixpipe 表2 cbufWorkspace \"地址需满足32字节对齐\"", DOC_ROW)))
     return tuple(out)
 
 
@@ -533,8 +542,8 @@ def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scal
         return Prepared(instr, aligns=aligns, warnings=warn, notes=notes, commit=commit)
     if spec.overlapping():
         raise OverlapError(f"{instr}: {_num_names(job.fmt)[1]} must keep the {spec.num} destination matrices "
-                           f"apart (the doc page forbids this: 约束说明 \"目标数据不能有重叠\"), but got "
-                           f"{spec.dst_mat} elements")
+                           f"apart, but got {spec.dst_mat} elements",
+                           basis=doc_forbids('约束说明 "目标数据不能有重叠"', DOC_ROW))
     ddt = dst.dtype
     dbytes = ddt.bits // 8
     if scalar is not None:
@@ -755,21 +764,20 @@ def _prepared_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor, p: DataCo
     chip = core.chip
     # the DataCopy form exists where its registers do
     basis_on(lambda: chip.check("SetFixpipeNz2ndFlag", instr=instr),
-               DOC.format("SetFixpipeNz2ndFlag.md 产品支持情况"))
+               doc_forbids("SetFixpipeNz2ndFlag.md 产品支持情况", DOC_ROW))
     _combo(chip, "FixpipeL0C2L1" if to_l1 else "Fixpipe", instr, src, dst)
     mode = quant_mode(instr, p.quantPre, chip.key == "ascend950")
     relu = basis_on(lambda: checks.in_range(instr, "reluPre", p.reluPre, 0, 1),
-                      DOC.format("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"")) == 1
-    split = basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), CXX.format("bool field"))
+                      doc_forbids("DataCopy（L0C到GM数据搬运）.md 表3 reluPre \"0 / 1\"", DOC_ROW)) == 1
+    split = basis_on(lambda: checks.flag(instr, "channelSplit", p.channelSplit), cpp_rejects("bool field"))
     for name, bits in (("clipReluPre", 64), ("eltWiseOp", 8)):
         if checks.in_range(instr, name, getattr(p, name), 0, (1 << bits) - 1):  # typed like any field
             raise NotImplementedFeature(f"{instr}: {name} (Atlas 200I/500 A2 ClipReLU / Elementwise) is not "
                                         "implemented in ascsim")
     if not _unit_flag_ok(p.unitFlag):
-        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(p.unitFlag)} (the doc "
-                              "page forbids this: DataCopyCO12DstParams 表3 unitFlag; ascsim reading: "
-                              "divergence C25)")
-    nz2nd = basis_on(lambda: checks.flag(instr, "nz2ndEn", p.nz2ndEn), CXX.format("bool field"))
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3, but got {show(p.unitFlag)}",
+                              basis=doc_forbids("DataCopyCO12DstParams 表3 unitFlag", DOC_ROW))
+    nz2nd = basis_on(lambda: checks.flag(instr, "nz2ndEn", p.nz2ndEn), cpp_rejects("bool field"))
     fmt = CO2Layout.ROW_MAJOR if nz2nd else CO2Layout.NZ
     if to_l1 and nz2nd:
         raise UnsupportedError(f"{instr}: CO1->L1 writes NZ, so nz2ndEn must be false (the C++ API rejects "
@@ -800,7 +808,8 @@ def set_fixpipe_nz2nd_flag(core: CoreState, ndNum: int, srcNdStride: int, dstNdS
     is950 = core.chip.key == "ascend950"
 
     def r(i: str, name: str, v: object, lo: int, hi: int) -> int:  # 表1/表2 ranges; SetFixpipeNz2ndFlagImpl
-        return basis_on(lambda: checks.in_range(i, name, v, lo, hi), DOC.format(f"{instr}.md 表1/表2"))
+        return basis_on(lambda: checks.in_range(i, name, v, lo, hi),
+                        doc_forbids(f"{instr}.md 表1/表2", DOC_ROW))
 
     num = r(instr, "ndNum", ndNum, 1, 65535)
     # SetFixpipeNz2ndFlagImpl checks srcNdStride in [0, 512] on 2201; 950 has 16 bits (表2)
@@ -815,7 +824,7 @@ def set_fixpipe_pre_quant_flag(core: CoreState, config: int) -> None:
     instr = "SetFixpipePreQuantFlag"
     _register_api(core, instr)
     core.regs.quant_pre = basis_on(lambda: checks.in_range(instr, "config", config, 0, 2**64 - 1),
-                                     CXX.format("uint64_t config"))
+                                     cpp_rejects("uint64_t config"))
 
 
 def set_fixpipe_config(core: CoreState, quant_pre: LocalTensor, relu_pre: LocalTensor | None = None,
@@ -825,18 +834,18 @@ def set_fixpipe_config(core: CoreState, quant_pre: LocalTensor, relu_pre: LocalT
     ("传入一个空LocalTensor即可")."""
     instr = "SetFixPipeConfig"
     _register_api(core, instr)
-    basis_on(lambda: checks.flag(instr, "isUnitFlag", is_unit_flag), CXX.format("bool isUnitFlag"))
+    basis_on(lambda: checks.flag(instr, "isUnitFlag", is_unit_flag), cpp_rejects("bool isUnitFlag"))
     for what, t in (("quantPre", quant_pre), ("reluPre", relu_pre)):
         if t is None:
             continue
         basis_on(lambda t=t, what=what: checks.position(instr, what, t, ("FB",)),
-                   CXX.format("SetFixPipeConfigImpl CheckTensorPos FIXBUF"))
+                   cpp_rejects("SetFixPipeConfigImpl CheckTensorPos FIXBUF"))
         if t.dtype.name != "uint64_t":
             raise UnsupportedError(f"{instr}: {what} must be a LocalTensor<uint64_t>, but got "
-                                   f"{t.dtype.name} (the doc page forbids this: SetFixPipeConfig.md "
-                                   "数据类型; ascsim reading: divergence C18)")
+                                   f"{t.dtype.name}",
+                                   basis=doc_forbids('SetFixPipeConfig.md 数据类型', 'C18'))
     basis_on(lambda: checks.aligned(instr, "quantPre (FB)", quant_pre, 128),
-               "the hardware cannot do this: FPC[15:8] holds the address in 128-B units")
+               hw_cannot('FPC[15:8] holds the address in 128-B units'))
     core.regs.fpc_quant = quant_pre.offset
 
 

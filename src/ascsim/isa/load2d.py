@@ -31,7 +31,6 @@ from ..base.errors import (
     cpp_rejects,
     doc_forbids,
     hw_cannot,
-    with_basis,
 )
 from ..engine.boundary import Prepared, lookup, run_gather
 from ..engine.cache import PLANS
@@ -216,23 +215,23 @@ def _prepare_load2d(core: CoreState, instr: str, dst: LocalTensor, src: LocalTen
     s_mem, d_mem = check_path(core, instr, "LoadData2D", dst, src, dt.name, align=False)
     if transpose:
         if s_mem != "L1":
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: LoadData_2D.md 约束说明), "
-                f"but got path {s_mem}->{d_mem}", doc_forbids("LoadData_2D.md 约束说明", "D5")))
+                f"but got path {s_mem}->{d_mem}", basis=doc_forbids("LoadData_2D.md 约束说明", "D5"))
         if dt.is_4bit and core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
             raise NotImplementedFeature(f"{instr}: ifTranspose=true with {dt.name} (64x64 S4 fractals, "
                                         f"LoadData_2D.md id20) is not modelled: the docs do not say how the "
                                         f"four fractals are grouped (divergence D2)")
         if not core.chip.can_transpose("LoadData2D", dt.name, d_mem, s_mem):
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{instr}: ifTranspose=true supports b16 types only (doc: LoadData_2D.md 约束说明), but got "
                 f"{dt.name} on {core.chip.name}",
-                doc_forbids("LoadData_2D.md 约束说明: 仅支持b16转置", "D2")))
+                basis=doc_forbids("LoadData_2D.md 约束说明: 仅支持b16转置", "D2"))
     if gap and core.chip.key == "training" and (s_mem, d_mem) == ("GM", "L1"):
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr}: dstGap must be 0 on GM->L1 for {core.chip.name} (doc: LoadData"
             f"（GMToL1-2D矩阵搬运）.md id18), but got {gap}",
-            doc_forbids("LoadData（GMToL1-2D矩阵搬运）.md id18: dstGap 不支持", "D6")))
+            basis=doc_forbids("LoadData（GMToL1-2D矩阵搬运）.md id18: dstGap 不支持", "D6"))
     # addrMode: honoured on GM->L1 only ("目前仅GM->L1 Buffer通路支持配置"): the C++ API passes `inc` on
     # L1->L0A/L0B (dav_c220 LoadData2DL12L0ACal) and addr_cal_mode_t 0 on GM->L0A/L0B, and on 950 lowers
     # the call to a 2Dv2 instruction that has no address mode at all. A 1 there is ignored — with a
@@ -248,10 +247,10 @@ def _prepare_load2d(core: CoreState, instr: str, dst: LocalTensor, src: LocalTen
     if rep == 0:
         return None, False, hazards
     if decrement and start - (rep - 1) * stride < 0:
-        raise BoundsError(with_basis(
+        raise BoundsError(
             f"{instr}: addrMode=1 walks to source fractal {start - (rep - 1) * stride} "
             f"(startIndex {start} - {rep - 1}*srcStride {stride}), before the source start",
-            hw_cannot("a source address below the tensor start")))
+            basis=hw_cannot("a source address below the tensor start"))
     spec = Load2DSpec(dt.bits, start, rep, stride, gap, transpose, decrement)
     warn950 = core.chip.key == "ascend950" and bool((start and stride != 1) or gap)
     return spec, warn950, hazards
@@ -374,9 +373,9 @@ def validate_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: Lo
                               align=False)
     if transpose:
         if s_mem != "L1":
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{instr}: ifTranspose=true is only allowed on L1->L0A/L0B (doc: LoadData_2D_V2.md 表3), but "
-                f"got path {s_mem}->{d_mem}", doc_forbids("LoadData_2D_V2.md 表3 ifTranspose", "D5")))
+                f"got path {s_mem}->{d_mem}", basis=doc_forbids("LoadData_2D_V2.md 表3 ifTranspose", "D5"))
         core.chip.check_transpose(api, dt.name, d_mem, s_mem, instr=instr)
         name, mult = _TRANSPOSE_RULE[dt.bits]
         val = m_step if name == "mStep" else k_step

@@ -40,7 +40,6 @@ from ..base.errors import (
     cpp_rejects,
     doc_forbids,
     hw_cannot,
-    with_basis,
 )
 from ..engine.boundary import Prepared, cached, lookup, run_gather
 from ..engine.cache import PLANS
@@ -386,8 +385,8 @@ def _target(core: CoreState, instr: str, api: str, dst_mem: str, dtype: DType, e
     if en_transpose:
         if not core.chip.can_transpose(api, dtype.name, "L0A"):
             raise UnsupportedError(
-                f"{instr}: enTranspose=true is not supported for {dtype.name} to L0A on {core.chip.name}"
-                f" ({doc_forbids('LoadData_3D.md entranspose_constraint', 'L10')})")
+                f"{instr}: enTranspose=true is not supported for {dtype.name} to L0A on {core.chip.name}",
+                                   basis=doc_forbids('LoadData_3D.md entranspose_constraint', 'L10'))
         return _Target("L0A", "NZ_T" if nz else "ZZ_T", True)
     return _Target("L0A", "NZ" if nz else "ZZ", False)
 
@@ -415,25 +414,25 @@ def _check_window(instr: str, spec: Img2colSpec, names: dict[str, str]) -> list[
         raise ParamRangeError(
             f"{instr}: the dilated filter ({spec.kh}x{spec.kw}, dilation {spec.dilationH}x{spec.dilationW}) "
             f"is larger than the padded feature map ({spec.l1H}x{spec.l1W}, pads {list(spec.pads)}), "
-            f"so Ho x Wo = {ho} x {wo} ({hw_cannot('the img2col matrix has no row')})")
+            f"so Ho x Wo = {ho} x {wo}", basis=hw_cannot('the img2col matrix has no row'))
     k_end = spec.kStartPt + spec.kExtension
     last_col = (cdiv(spec.k_total, c0) - 1) * c0
     bad_k = spec.kExtension % c0 and k_end <= last_col
     if spec.kStartPt % c0 or bad_k:  # (the basis text is built only for a refusal)
         kbasis = _basis(instr, "CheckLoadData3dv2MatrixParams", "LoadData_3D.md 表4 kStartPt/kExtension")
         checks.multiple(instr, names["kStartPt"], spec.kStartPt, c0, f" (C0 of {spec.dtype})", kbasis)
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: {names['kExtension']} must be a multiple of {c0} for {spec.dtype} unless the window "
             f"reaches the right-most fractal (column {last_col} of {spec.k_total}), "
-            f"but got {spec.kExtension}", kbasis))
+            f"but got {spec.kExtension}", basis=kbasis)
     last_k = spec.kStartPt + spec.kExtension - 1 + (  # arithmetic: no arrays on the validation path
         (spec.repeatTime - 1) * spec.repeatStride * spec.repeatKUnit if spec.repeatMode == 1 else 0)
     if last_k >= spec.k_total:
         raise ParamRangeError(
             f"{instr}: the K window reaches column {last_k}, past the img2col width "
             f"C*Kh*Kw = {spec.channels}*{spec.kh}*{spec.kw} = {spec.k_total} "
-            f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension}) "
-            f"({doc_forbids('LoadData_3D.md 表4: the K window lies inside the img2col matrix', 'L8')})")
+            f"({names['kStartPt']}={spec.kStartPt}, {names['kExtension']}={spec.kExtension})",
+            basis=doc_forbids("LoadData_3D.md 表4: the K window lies inside the img2col matrix", "L8"))
     m_total = ho * wo
     last_row = (cdiv(m_total, R0) - 1) * R0
     if spec.bits != 32 and spec.mExtension % R0 and spec.mStartPt + spec.mExtension <= last_row:
@@ -450,16 +449,16 @@ def _check_dst_stride(instr: str, spec: Img2colSpec) -> None:
     rows = spec.window_shape[0]
     frac_rows = spec.dense_stride
     if spec.dstStride < frac_rows:
-        raise OverlapError(with_basis(
+        raise OverlapError(
             f"{instr}: dstStride (Nz column stride) must be >= {frac_rows} fractals for this window, "
             f"but got {spec.dstStride}; fractal columns would overlap",
-            doc_forbids("SetLoadDataRepeat.md dstStride 输出矩阵K轴方向偏移: the order of overlapping column "
-                        "writes is undocumented", "L9")))
+            basis=doc_forbids("SetLoadDataRepeat.md dstStride 输出矩阵K轴方向偏移: the order of overlapping "
+                              "column writes is undocumented", "L9"))
     if spec.layout == "NZ_T" and spec.bits == 8 and rows % 32:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: transposed b8 loads move 32x32 squares, so the M window ({rows} rows) must be a "
             f"multiple of 32",
-            doc_forbids("LoadData_3D.md 转置: 2个16×32的分形拼接为一个32×32的方块矩阵", "L7")))
+            basis=doc_forbids("LoadData_3D.md 转置: 2个16×32的分形拼接为一个32×32的方块矩阵", "L7"))
 
 
 # -- the v2 family -----------------------------------------------------------------------------------
@@ -511,9 +510,9 @@ def check_channel_size(instr: str, c: int, dt: DType) -> None:
              else doc_forbids("LoadData_3D.md channelsize_constraint", "L5"))
     fit = next(n for n in range(c + 1, c + 2 * c0 + 2)
                if n in small or (n >= c0 and (n % c0 == 0 or n % c0 in small)))
-    raise ParamRangeError(with_basis(f"{instr}: channelSize for {dt.name} must be one of "
-                                     f"{_channel_forms(dt.bits)} (N >= 1), but got {c}; pad the map to {fit} "
-                                     f"channels (zero channels) and pass channelSize = {fit}", basis))
+    raise ParamRangeError(f"{instr}: channelSize for {dt.name} must be one of "
+                          f"{_channel_forms(dt.bits)} (N >= 1), but got {c}; pad the map to {fit} "
+                          f"channels (zero channels) and pass channelSize = {fit}", basis=basis)
 
 
 @dataclass(frozen=True)
@@ -729,9 +728,9 @@ def load_data_with_stride(core: CoreState, dst: LocalTensor, src: LocalTensor, p
     instr = "LoadDataWithStride"
     core.chip.check(instr, instr=instr)
     if core.regs.repeat.dstStride == 0:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: dstStride must be set with SetLoadDataRepeatWithStride first (>= 1 fractal), but the "
-            f"register holds 0", doc_forbids("LoadDataWithStride.md 约束说明: 必须配置dstStride", "L9")))
+            f"register holds 0", basis=doc_forbids("LoadDataWithStride.md 约束说明: 必须配置dstStride", "L9"))
     return _run_v2(core, instr, dst, src, p, config)
 
 
@@ -915,27 +914,27 @@ def _prepared_v1(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
     }
     for name, lim in (("fetchFilterW", v["filterW"]), ("fetchFilterH", v["filterH"])):
         if v[name] >= lim:
-            raise ParamRangeError(with_basis(
+            raise ParamRangeError(
                 f"{instr}: {name} must be < the filter size {lim}, but got {v[name]}",
-                doc_forbids(f"LoadData_3D.md 表3 {name}: the start position inside the filter", "L13")))
+                basis=doc_forbids(f"LoadData_3D.md 表3 {name}: the start position inside the filter", "L13"))
     if v["cSize"] and v["c1Index"]:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: c1Index must be 0 with cSize=1 (one packed channel group), but got {v['c1Index']}",
-            doc_forbids("LoadData_3D.md 表3 cSize: a 4-channel-aligned map, one packed group", "L13")))
+            basis=doc_forbids("LoadData_3D.md 表3 cSize: a 4-channel-aligned map, one packed group", "L13"))
     _tensor_checks(instr, dst, src, align=False)
     _target(core, instr, "Load3Dv1", dst.memory.name, dst.dtype, False)
     if fm.l1H < 1 or fm.l1W < 1:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: l1H and l1W must be in [1, 32767], but got {fm.l1H} x {fm.l1W}",
-            doc_forbids("LoadData_3D.md 表3 l1H/l1W ∈ [1, 32767]", "L3")))
+            basis=doc_forbids("LoadData_3D.md 表3 l1H/l1W ∈ [1, 32767]", "L3"))
     # The first window must fit the padded width; past it the walk has no defined start (ascsim's v1
     # reading, docs/divergences.md L13).
     last_w = fm.l1W - 1 + fm.padList[1] - (v["filterW"] - 1) * v["dilationW"]
     if v["leftTopW"] > last_w:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: leftTopW must leave the dilated filter inside the padded width "
             f"(<= l1W - 1 + padRight - (filterW - 1) * dilationFilterW = {last_w}), but got {v['leftTopW']}",
-            doc_forbids("LoadData_3D.md 表3 leftTopW: the window starts inside the padded map", "L13")))
+            basis=doc_forbids("LoadData_3D.md 表3 leftTopW: the window starts inside the padded map", "L13"))
     spec = V1Spec(dst.dtype.name, dst.dtype.bits, fm.l1H, fm.l1W, fm.padList, **v)
     commit = None
     if fm_w is not None or pad_w is not None:

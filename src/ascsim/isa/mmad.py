@@ -82,12 +82,12 @@ import numpy as np
 
 from ..base.diagnostics import basis_on, report_hazards
 from ..base.errors import (
+    Basis,
     NotImplementedFeature,
     ParamRangeError,
     UnsupportedError,
     cpp_rejects,
     doc_forbids,
-    with_basis,
 )
 from ..engine.boundary import Extent, Prepared, cached, lookup, run_call
 from ..engine.record import ExecReport
@@ -144,6 +144,7 @@ class Variant:
     ab_align: Callable[[DType], tuple[int, str]]  # A / B dtype -> (alignment, basis)
     k_align: str
     k_align_msg: str = ""
+    k_align_basis: Basis | None = None
     gemv: str = "nd"
     disable_gemv_950: bool = False  # disableGemv exists on 950 only (C++: __NPU_ARCH__ 3510)
     fixed_dtypes: tuple[str, str, str] | None = None  # required (C, A, B) dtypes, the page table, basis
@@ -178,8 +179,8 @@ VARIANTS: dict[str, Variant] = {
         ("dst (C)", "fm (A)", "filter (B)"), checks.PHYSICAL_POSITION,
         ("dst (C)", "fm (A)", "filter (B)"), checks.ALIGNMENT, lambda dt: (512, checks.ALIGNMENT),
         k_align="reject",
-        k_align_msg="kDirectionAlign must be false (MmadWithSparse.md 表5: 不支持配置为true), but got True ("
-                    + doc_forbids("MmadWithSparse.md 表5 kDirectionAlign", "D9") + ")",
+        k_align_msg="kDirectionAlign must be false (MmadWithSparse.md 表5: 不支持配置为true), but got True",
+        k_align_basis=doc_forbids("MmadWithSparse.md 表5 kDirectionAlign", "D9"),
         gemv="never", fixed_dtypes=("int32_t", "int8_t", "int8_t"), fixed_table="MmadWithSparse.md 表6",
         fixed_basis=cpp_rejects("enable_if int32_t / int8_t on MmadWithSparse")),
     # MmadMxImpl -> CheckMmadTensorCommon / CheckMmadParams; "fp4场景512字节对齐, fp8场景1024字节对齐"
@@ -232,12 +233,12 @@ def _type_check(v: Variant, c, a, b, p, bias) -> None:
     """Wrong argument types (issue 9): an AscsimError naming what the C++ signature takes."""
     for what, t in ((v.names[0], c), (v.names[1], a), (v.names[2], b), ("bias", bias)):
         if not isinstance(t, LocalTensor) and (t is not None or what != "bias"):
-            raise UnsupportedError(with_basis(f"{v.instr}: {what} must be a LocalTensor, but got "
-                                              f"{type(t).__name__}",
-                                              cpp_rejects(f"{v.instr} takes LocalTensor operands")))
+            raise UnsupportedError(f"{v.instr}: {what} must be a LocalTensor, but got "
+                                   f"{type(t).__name__}",
+                                   basis=cpp_rejects(f"{v.instr} takes LocalTensor operands"))
     if not isinstance(p, MmadParams):
-        raise UnsupportedError(with_basis(f"{v.instr}: params must be MmadParams, but got {type(p).__name__}",
-                                          cpp_rejects(f"no {v.instr} overload takes {type(p).__name__}")))
+        raise UnsupportedError(f"{v.instr}: params must be MmadParams, but got {type(p).__name__}",
+                               basis=cpp_rejects(f"no {v.instr} overload takes {type(p).__name__}"))
 
 
 def validate(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams,
@@ -251,30 +252,30 @@ def validate(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p
     flag = {f: checks.flag(instr, f, getattr(p, f), v.flag_basis) for f in v.flags}
     unit = checks.in_range(instr, "unitFlag", p.unitFlag, 0, 3, _RANGE)
     if unit == 1:
-        raise ParamRangeError(with_basis(f"{instr}: unitFlag must be 0, 2 or 3 ({v.table}), but got 1",
-                                         _RANGE))
+        raise ParamRangeError(f"{instr}: unitFlag must be 0, 2 or 3 ({v.table}), but got 1",
+                              basis=_RANGE)
     if unit and chip.key not in _UNITFLAG:
-        raise UnsupportedError(f"{instr}: unitFlag must be 0 on {chip.name} ({v.table}), but got {unit} "
-                               f"({_DOC4})")
+        raise UnsupportedError(f"{instr}: unitFlag must be 0 on {chip.name} ({v.table}), but got {unit}",
+                               basis=_DOC4)
     k_align = flag.get("kDirectionAlign", False)
     if k_align and v.k_align == "reject":
-        raise UnsupportedError(f"{instr}: {v.k_align_msg}")
+        raise UnsupportedError(f"{instr}: {v.k_align_msg}", basis=v.k_align_basis)
     if k_align and v.k_align == "chips" and chip.key not in _KALIGN_TRUE:
         raise UnsupportedError(f"{instr}: kDirectionAlign must be false on {chip.name} ({v.table}), "
-                               f"but got True ({_DOC4})")
+                               f"but got True", basis=_DOC4)
     disable_gemv = flag.get("disableGemv", False)
     if disable_gemv and v.disable_gemv_950 and chip.key != "ascend950":
         raise UnsupportedError(f"{instr}: disableGemv exists on Ascend 950 only ({v.table}), but got True on "
-                               f"{chip.name} (the C++ API rejects this: MmadParams has disableGemv only for "
-                               "__NPU_ARCH__ 3510)")
+                               f"{chip.name}",
+                               basis=cpp_rejects('MmadParams has disableGemv only for __NPU_ARCH__ 3510'))
     for what, t, mem in zip(v.names, (c, a, b), ("L0C", "L0A", "L0B"), strict=True):
         checks.position(instr, what, t, (mem,), v.pos_basis)
     names = (c.dtype.name, a.dtype.name, b.dtype.name)
     if v.fixed_dtypes is not None:
         for what, got, want in zip(v.names, names, v.fixed_dtypes, strict=True):
             if got != want:
-                raise UnsupportedError(with_basis(f"{instr}: {what} dtype must be {want} ({v.fixed_table}), "
-                                                  f"but got {got}", v.fixed_basis))
+                raise UnsupportedError(f"{instr}: {what} dtype must be {want} ({v.fixed_table}), "
+                                       f"but got {got}", basis=v.fixed_basis)
     tags = dict(v.combo_names)
     chip.check_combo(instr, (tags.get(names[1], names[1]), tags.get(names[2], names[2]), names[0]),
                      instr=instr)
@@ -284,13 +285,13 @@ def validate(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p
         source = _check_bias(v, chip, a, c, bias)
     if source and not init and chip.key not in _CSOURCE_TRUE:
         raise UnsupportedError(f"{instr}: cmatrixSource must be false on {chip.name} ({v.table}), "
-                               f"but got True ({_DOC4})")
+                               f"but got True", basis=_DOC4)
     if m == 0 or n == 0 or k == 0:  # "M、K、N中的任意一个值为0时，该指令视为NOP"
         return None
     if v.k_multiple is not None and k % v.k_multiple[0]:
         mult, rule, basis = v.k_multiple
-        raise ParamRangeError(with_basis(f"{instr}: k must be a multiple of {mult} ({rule}), but got {k}",
-                                         basis))
+        raise ParamRangeError(f"{instr}: k must be a multiple of {mult} ({rule}), but got {k}",
+                              basis=basis)
     gemv = m == 1 and not disable_gemv and v.gemv != "never"
     if gemv and v.gemv == "missing":
         raise NotImplementedFeature(f"{instr}: m=1 selects GEMV mode, whose MX scale layout is "
@@ -318,14 +319,14 @@ def _check_bias(v: Variant, chip, a: LocalTensor, c: LocalTensor, bias: LocalTen
     checks.position(instr, "bias", bias, ("BT", "L0C"), rule.pos_basis)
     if a.dtype.name in rule.no_bias_form:
         raise UnsupportedError(f"{instr}: bias with {a.dtype.name} operands is not supported on "
-                               f"{chip.name} (no bias row in Mmad.md 表8) (the doc page forbids this: "
-                               "Mmad.md 表8; ascsim reading: divergence M8)")
+                               f"{chip.name} (no bias row in Mmad.md 表8)",
+                               basis=doc_forbids('Mmad.md 表8', 'M8'))
     want = rule.dtype or c.dtype.name
     if bias.dtype.name != want:
         what = f"must equal the dst dtype {want} (Mmad.md 表6/表8)" if rule.dtype is None else \
             f"must be {want} (MmadMx.md 表3)"
-        raise UnsupportedError(with_basis(f"{instr}: bias dtype {what}, but got {bias.dtype.name}",
-                                          rule.dtype_basis))
+        raise UnsupportedError(f"{instr}: bias dtype {what}, but got {bias.dtype.name}",
+                               basis=rule.dtype_basis)
     source = bias.memory.name == "BT"
     if source and rule.chip_table:
         basis_on(lambda: chip.check(instr, bias.dtype.name, "C2", "CO1", instr=instr), rule.align_basis)

@@ -18,7 +18,7 @@ from functools import partial
 
 import numpy as np
 
-from ..base.errors import UnsupportedError, cpp_rejects, with_basis
+from ..base.errors import UnsupportedError, cpp_rejects
 from ..engine.boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan, run_units
@@ -92,17 +92,17 @@ def _check_types(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
     # dav_3510 LoadData2DL12L0ACal [srcMx]: static_assert on (U, T); srcMx is a LocalTensor<fp8_e8m0_t>
     sa = cpp_rejects("static_assert in dav_3510 LoadData2DL12L0ACal [LoadData2DMxParams]")
     if t not in T_TYPES:
-        raise UnsupportedError(with_basis(f"{instr}: src dtype T must be one of {', '.join(T_TYPES)} (doc: "
-                                          f"LoadData_2D_MX.md 表1), but got {t}", sa))
+        raise UnsupportedError(f"{instr}: src dtype T must be one of {', '.join(T_TYPES)} (doc: "
+                               f"LoadData_2D_MX.md 表1), but got {t}", basis=sa)
     allowed = (t, MX_TAG[t]) if t in MX_TAG else (t,)
     if u not in allowed:
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr}: dst dtype U must be {' or '.join(allowed)} for src {t} (U = T, or the mx_ tag of an "
-            f"fp8 T: LoadData_2D_MX.md / seed 003 表1), but got {u}", sa))
+            f"fp8 T: LoadData_2D_MX.md / seed 003 表1), but got {u}", basis=sa)
     if src_mx.dtype.name != "fp8_e8m0_t":
-        raise UnsupportedError(with_basis(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got "
-                                          f"{src_mx.dtype.name}",
-                                          cpp_rejects("LocalTensor<fp8_e8m0_t> srcMx")))
+        raise UnsupportedError(f"{instr}: srcMx dtype must be fp8_e8m0_t, but got "
+                               f"{src_mx.dtype.name}",
+                               basis=cpp_rejects("LocalTensor<fp8_e8m0_t> srcMx"))
     checks.position(instr, "srcMx", src_mx, ("L1",), checks.PHYSICAL_POSITION)
     checks.position(instr, "dst", dst, ("L0A", "L0B"), checks.PHYSICAL_POSITION)
     core.chip.check("Load2DMX", "fp8_e8m0_t", "L1", dst.memory.name + "_MX", instr=instr)

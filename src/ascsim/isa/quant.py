@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..base.errors import NotImplementedFeature, ParamRangeError
+from ..base.errors import NotImplementedFeature, ParamRangeError, doc_forbids
 from ..machine.dtypes import DType, to_raw
 from ..params import QuantMode_t
 
@@ -86,9 +86,9 @@ def check_words(instr: str, mode: QuantMode_t, words: np.ndarray, arch2201: bool
         i = int(np.flatnonzero(bad)[0])
         raise ParamRangeError(
             f"{instr}: the quantisation scale M1 (bits [31:13] of {what}) must be a finite normal float, but "
-            f"got {float(scale[i])!r} from word 0x{int(w[i]):x} (the doc page forbids this: "
-            f"Fixpipe（L0C到GM数据搬运）"
-            f".md 约束说明 \"量化和ReLU参数不能为inf/nan和非规格化数\"; ascsim reading: divergence C14)")
+            f"got {float(scale[i])!r} from word 0x{int(w[i]):x}",
+            basis=doc_forbids('Fixpipe（L0C到GM数据搬运）.md 约束说明 "量化和ReLU参数不能为inf/nan和'
+                              '非规格化数"', "C14"))
     if arch2201 and mode not in B8_FROM_FLOAT and mcb(w).any():
         i = int(np.flatnonzero(mcb(w))[0])
         raise NotImplementedFeature(

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base import coerce
 from ..base.diagnostics import basis_on, doc_conflict
-from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot
 from ..engine.state import CoreState
 from ..machine import checks
 from ..machine.dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
@@ -60,7 +60,7 @@ def _pad_pattern_checked(instr: str, dt: DType, value: object, name: str, basis:
         tail = basis or hw_cannot(f"the {'PADDING ' if name == 'padValue' else ''}register holds a "
                                   f"{dt.name} bit pattern")
         raise ParamRangeError(f"{instr}: {name} must be representable as {dt.name}, but got "
-                              f"{coerce.show(value)} ({e}) ({tail})") from None
+                              f"{coerce.show(value)} ({e})", basis=tail) from None
 
 
 #: Chips whose C++ API cannot write the right FMATRIX bank (Load3DSetFMatrixBCal reports "not supported").
@@ -78,9 +78,9 @@ def fmatrix_bank(instr: str, mode: object) -> str:
     bank = {"FMATRIX_LEFT": "left", "LEFT": "left", "0": "left", "FMATRIX_RIGHT": "right", "RIGHT": "right",
             "1": "right"}.get(m.removeprefix("FMATRIXMODE.").removeprefix("FMATRIXMODE::"))
     if bank is None:
-        raise UnsupportedError(with_basis(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
-                                          f"but got {coerce.show(mode)}",
-                                          cpp_rejects("enum class FmatrixMode")))
+        raise UnsupportedError(f"{instr}: FmatrixMode must be FMATRIX_LEFT or FMATRIX_RIGHT, "
+                               f"but got {coerce.show(mode)}",
+                               basis=cpp_rejects("enum class FmatrixMode"))
     return bank
 
 
@@ -123,10 +123,10 @@ def _set_fmatrix(core: CoreState, instr: str, l1H: int, l1W: int, padList: Seque
         core.regs.fmatrix_left = fm
         return
     if core.chip.key in _NO_RIGHT_FMATRIX:
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr}: FmatrixMode FMATRIX_RIGHT is not available on {core.chip.name}",
-            cpp_rejects("Load3DSetFMatrixBCal: ASCENDC_REPORT_NOT_SUPPORT on "
-                        f"{_NO_RIGHT_FMATRIX[core.chip.key]}")))
+            basis=cpp_rejects("Load3DSetFMatrixBCal: ASCENDC_REPORT_NOT_SUPPORT on "
+                        f"{_NO_RIGHT_FMATRIX[core.chip.key]}"))
     doc_conflict(instr, "SetFmatrix.md 表1 fmatrixMode: 当前只支持FMATRIX_LEFT", "L11", core.strict)
     core.regs.fmatrix_right = fm
 
@@ -155,9 +155,9 @@ def set_load_data_repeat(core: CoreState, p: LoadDataRepeatParam | LoadDataRepea
     rm = checks.in_range(instr, "repeatMode", p.repeatMode, 0, 1, hw_cannot("1-bit repeatMode"))
     ds = checks.field(instr, "dstStride", p.dstStride, 16, ctype="uint16_t")
     if ds and core.chip.key != "ascend950":
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr}: dstStride exists on Ascend 950 only, but got {ds} on {core.chip.name}",
-            cpp_rejects("LoadDataRepeatParam has no dstStride member on this arch")))
+            basis=cpp_rejects("LoadDataRepeatParam has no dstStride member on this arch"))
     core.regs.repeat = RepeatConfig(rs, rt, rm, ds)
 
 
@@ -168,9 +168,9 @@ def set_load_data_boundary(core: CoreState, value: int) -> None:
     v = checks.in_range(instr, "boundaryValue", value, 0, core.memory("L1").size,
                         hw_cannot("the boundary is an L1 address"))
     if 0 < v < 1024:
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: boundaryValue must be 0 (off) or >= 1024 (1-1023 are undefined), but got {v}",
-            doc_forbids("SetLoadDataBoundary.md 约束说明: 设置1~1023值是未定义行为", "L18")))
+            basis=doc_forbids("SetLoadDataBoundary.md 约束说明: 设置1~1023值是未定义行为", "L18"))
     core.regs.boundary = v
 
 

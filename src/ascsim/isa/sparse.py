@@ -35,7 +35,7 @@ from functools import partial
 
 import numpy as np
 
-from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, with_basis
+from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids
 from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
@@ -224,19 +224,19 @@ def _prepared_load(core: CoreState, dst: LocalTensor, src: LocalTensor, idx: Loc
     checks.position(LOAD, "idx", idx, ("L1",), checks.PHYSICAL_POSITION)
     for what, t, want in (("dst", dst, "int8_t"), ("src", src, "int8_t"), ("idx", idx, "uint8_t")):
         if t.dtype.name != want:
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{LOAD}: {what} dtype must be {want}, but got {t.dtype.name}",
-                cpp_rejects("enable_if int8_t / uint8_t on LoadDataWithSparse")))
+                basis=cpp_rejects("enable_if int8_t / uint8_t on LoadDataWithSparse"))
     core.chip.check(LOAD, "int8_t", "L1", "L0B", instr=LOAD)
     core.chip.check(LOAD, "uint8_t", "L1", "SPARSE_IDX", instr=LOAD)
     start = checks.field(LOAD, "startIndex", params.startIndex, 16, ctype="uint16_t")
     rep = checks.field(LOAD, "repeatTimes", params.repeatTimes, 8, ctype="uint8_t")
     if checks.flag(LOAD, "ifTranspose", params.ifTranspose):
         # the C++ API never passes ifTranspose to load_cbuf_to_cb_sp; the doc forbids it (divergence D9)
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{LOAD}: ifTranspose must be false (LoadDataWithSparse.md 约束说明: 不支持转置功能), but got "
             "True",
-            doc_forbids("LoadDataWithSparse.md 约束说明: 不支持转置功能", "D9")))
+            basis=doc_forbids("LoadDataWithSparse.md 约束说明: 不支持转置功能", "D9"))
     aligns = ((0, 512, "dst (L0B)"), (1, 32, "src (L1)"), (2, 32, "idx (L1)"))
     if rep == 0:
         return Prepared(LOAD, aligns=aligns)  # doc: repeatTimes = 0 is a NOP
@@ -310,8 +310,8 @@ def _sparse_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[
             byte = idx.offset + int(index_byte_offset(bad_kd, bad_n, n))
             raise ParamRangeError(
                 f"{MMAD}: sparse index code of dense element (kd={bad_kd}, n={bad_n}) must be 0, 1 or 2, "
-                f"but got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?) "
-                f"({doc_forbids('LoadDataWithSparse.md: 索引必须在{0,1,2}范围内', 'S6')})")
+                f"but got 3 (SPARSE_IDX byte 0x{byte:x}; was it loaded with LoadDataWithSparse?)",
+                                  basis=doc_forbids('LoadDataWithSparse.md: 索引必须在{0,1,2}范围内', 'S6'))
         # Selected rows >= k fall in A's fractal padding, which Mmad ignores: they contribute 0.
         return read_a(a), expand_sparse_b(read_bd(b), codes)[:k].astype(spec.blas)
 

@@ -41,7 +41,7 @@ from functools import lru_cache, partial
 import numpy as np
 
 from ..base.diagnostics import report_hazards
-from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot, with_basis
+from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot
 from ..engine.boundary import Extent, Prepared, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
@@ -118,13 +118,13 @@ def _check_memories(src: LocalTensor, dst: LocalTensor) -> None:
     physical memory only (CheckLoadDataWithTranspose: CheckTensorPhyPosition), so the seed's "B1->B2" (950,
     int4b_t) reads as L1->L0B and an int4 load from an L1 tensor tagged A1 is legal (divergence P2)."""
     if src.memory.name != "L1":
-        raise UnsupportedError(with_basis(f"{INSTR}: src must be a LocalTensor in TPosition A1 or B1 (L1), "
-                                          f"but got TPosition {src.position} ({src.memory.name})",
-                                          checks.PHYSICAL_POSITION))
+        raise UnsupportedError(f"{INSTR}: src must be a LocalTensor in TPosition A1 or B1 (L1), "
+                               f"but got TPosition {src.position} ({src.memory.name})",
+                               basis=checks.PHYSICAL_POSITION)
     if dst.memory.name not in ("L0A", "L0B"):
-        raise UnsupportedError(with_basis(f"{INSTR}: dst must be a LocalTensor in TPosition A2 or B2 "
-                                          f"(L0A/L0B), but got TPosition {dst.position} ({dst.memory.name})",
-                                          checks.PHYSICAL_POSITION))
+        raise UnsupportedError(f"{INSTR}: dst must be a LocalTensor in TPosition A2 or B2 "
+                               f"(L0A/L0B), but got TPosition {dst.position} ({dst.memory.name})",
+                               basis=checks.PHYSICAL_POSITION)
 
 
 def _check_positions(chip, v2: bool, dtype: str, src_mem: str, dst_mem: str) -> None:
@@ -160,7 +160,7 @@ def _walk(v2: bool, fields: tuple, bits: int) -> TransposeSpec | None:
         raise ParamRangeError(
             f"{INSTR}: addrMode=true (decrement) walks the source to {unit} startIndex - "
             f"(repeatTimes-1)*srcStride = {start} - {rep - 1}*{stride} = {start - (rep - 1) * stride}; "
-            f"it must stay >= 0 ({hw_cannot('a source fractal below the tensor start')})")
+            f"it must stay >= 0", basis=hw_cannot('a source fractal below the tensor start'))
     unit = 1 if v2 else n_f  # V1 counts squares of n_f fractals, V2 counts fractals (表3 / 表4)
     if n_f == 1:  # b16: one fractal per iteration, the intra-iteration gaps have no effect (表3, 表4)
         src_frac_gap = dst_frac_gap = 0
@@ -197,9 +197,9 @@ def load_data_with_transpose(core, dst: LocalTensor, src: LocalTensor,
     """
     tp = params.__class__
     if tp is not LoadData2dTransposeParams and tp is not LoadData2dTransposeParamsV2:
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{INSTR}: loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2, but "
-            f"got {tp.__name__}", cpp_rejects(f"no LoadDataWithTranspose overload takes {tp.__name__}")))
+            f"got {tp.__name__}", basis=cpp_rejects(f"no LoadDataWithTranspose overload takes {tp.__name__}"))
     pk = params.key()
     key = None if pk is None else (INSTR, core.chip.key, tp, src.memory.name, dst.memory.name, dst.dtype.name,
                                    src.dtype.name, pk)

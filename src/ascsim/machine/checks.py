@@ -18,7 +18,6 @@ from ..base.errors import (
     UnsupportedError,
     cpp_rejects,
     hw_cannot,
-    with_basis,
 )
 from .memory import LocalTensor, memory_of
 
@@ -66,32 +65,32 @@ def flag(instr: str, name: str, value: object, basis: str = "") -> bool:
 def multiple(instr: str, name: str, value: int, m: int, why: str = "", basis: str = "") -> None:
     """ParamRangeError unless `value` is a multiple of `m` (`why` is appended to the rule)."""
     if value % m:
-        raise ParamRangeError(with_basis(f"{instr}: {name} must be a multiple of {m}{why}, but got {value}",
-                                         basis))
+        raise ParamRangeError(f"{instr}: {name} must be a multiple of {m}{why}, but got {value}",
+                              basis=basis)
 
 
 def same_dtype(instr: str, dst: LocalTensor, src: LocalTensor, basis: str = SAME_T) -> None:
     """UnsupportedError unless dst and src have the same element type (a copy does not convert)."""
     if dst.dtype != src.dtype:
-        raise UnsupportedError(with_basis(f"{instr}: dst and src must have the same dtype, but got "
-                                          f"{dst.dtype.name} and {src.dtype.name}", basis))
+        raise UnsupportedError(f"{instr}: dst and src must have the same dtype, but got "
+                               f"{dst.dtype.name} and {src.dtype.name}", basis=basis)
 
 
 def aligned(instr: str, what: str, t: LocalTensor, align: int, basis: str = "") -> None:
     """AlignmentError unless the tensor's byte offset is a multiple of `align`."""
     if t.offset % align:
-        raise AlignmentError(with_basis(
+        raise AlignmentError(
             f"{instr}: {what} address must be {align}-byte aligned in {t.memory.name}, "
-            f"but got 0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis))
+            f"but got 0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis=basis)
 
 
 def position(instr: str, what: str, t: LocalTensor, allowed: tuple[str, ...], basis: str = "") -> None:
     """UnsupportedError unless the tensor lives in one of the `allowed` *memories*. The TPosition tag is
     only reported: A1 and B1 are both L1, and the C++ API checks the physical memory (divergence P1)."""
     if t.memory.name not in allowed:
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr}: {what} must be in {' or '.join(allowed)}, but got TPosition {t.position} "
-            f"({t.memory.name})", basis))
+            f"({t.memory.name})", basis=basis)
 
 
 def tensors(instr: str, optional: tuple[str, ...] = (), **operands: object) -> None:
@@ -102,9 +101,9 @@ def tensors(instr: str, optional: tuple[str, ...] = (), **operands: object) -> N
             continue
         what = "an unbound GlobalTensor (call SetGlobalBuffer first)" if isinstance(t, LocalTensor) \
             else f"{type(t).__name__} {coerce.show(t)}"
-        raise ParamRangeError(with_basis(
+        raise ParamRangeError(
             f"{instr}: {name} must be a LocalTensor or GlobalTensor, but got {what}",
-            cpp_rejects(f"{name} is a LocalTensor<T> / GlobalTensor<T> parameter")))
+            basis=cpp_rejects(f"{name} is a LocalTensor<T> / GlobalTensor<T> parameter"))
 
 
 def struct(instr: str, name: str, value: object, accepted: Iterable[type]) -> None:
@@ -125,19 +124,19 @@ def template_positions(instr: str, dst: LocalTensor, src: LocalTensor, dst_pos: 
     out = []
     for what, pos, t, allowed in (("Dst", dst_pos, dst, ("A2", "B2")), ("Src", src_pos, src, ("A1", "B1"))):
         if pos is None:
-            raise ParamRangeError(with_basis(f"{instr}: the {what} TPosition template argument is required "
-                                             f"(one of {', '.join(allowed)})",
-                                             cpp_rejects("LoadData<Dst, Src, T> has no default for Dst/Src")))
+            raise ParamRangeError(f"{instr}: the {what} TPosition template argument is required "
+                                  f"(one of {', '.join(allowed)})",
+                                  basis=cpp_rejects("LoadData<Dst, Src, T> has no default for Dst/Src"))
         pos = str(pos).upper().removeprefix("TPOSITION::")
         if pos not in allowed:
             why = (cpp_rejects("ASCENDC_CHECK_TPOSITION: Dst must be A2 or B2") if what == "Dst"
                    else hw_cannot("the source of an L1->L0 load is L1, TPosition A1 or B1"))
-            raise UnsupportedError(with_basis(
-                f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, but got {pos}", why))
+            raise UnsupportedError(
+                f"{instr}: {what} TPosition must be one of {', '.join(allowed)}, but got {pos}", basis=why)
         if memory_of(pos) != t.memory.name:
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{instr}: {what} TPosition {pos} does not match the tensor in {t.memory.name} "
                 f"(TPosition {t.position})",
-                hw_cannot(f"the {what} argument selects the memory addressed, {memory_of(pos)}")))
+                basis=hw_cannot(f"the {what} argument selects the memory addressed, {memory_of(pos)}"))
         out.append(pos)
     return out[0], out[1]

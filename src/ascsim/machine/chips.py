@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..base.errors import UnsupportedError, cpp_rejects, did_you_mean, doc_forbids, with_basis
+from ..base.errors import UnsupportedError, cpp_rejects, did_you_mean, doc_forbids
 
 __all__ = [
     "ALL_CHIPS",
@@ -254,33 +254,34 @@ class ChipProfile:
         sup = self.apis.get(api)
         if sup is None:
             where = [c.name for c in ALL_CHIPS if api in c.apis]
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{tag}: API {api} is not supported on {self.name}; supported: "
                 f"{api} is available on {'; '.join(where) if where else 'no chip'}",
-                self._missing_basis(api)))
+                basis=self._missing_basis(api))
         if not sup.paths:
             if dtype is not None and sup.dtypes and dtype not in sup.dtypes:
-                raise UnsupportedError(with_basis(
+                raise UnsupportedError(
                     f"{tag}: dtype {dtype} is not supported by {api} on {self.name}; "
-                    f"supported: {_fmt_dtypes(sup.dtypes)}", _table_basis(sup, None, dtype)))
+                    f"supported: {_fmt_dtypes(sup.dtypes)}", basis=_table_basis(sup, None, dtype))
             return
         sel = self._select_paths(sup, src, dst)
         if not sel:
             want = f"{memory_of(src) if src else '*'}->{memory_of(dst) if dst else '*'}"
             path = (memory_of(src), memory_of(dst)) if src and dst else None
-            raise UnsupportedError(with_basis(
+            raise UnsupportedError(
                 f"{tag}: path {want} is not supported by {api} on {self.name}; "
-                f"supported: {', '.join(_fmt_path(p) for p in sup.paths)}", _table_basis(sup, path, None)))
+                f"supported: {', '.join(_fmt_path(p) for p in sup.paths)}",
+                basis=_table_basis(sup, path, None))
         if dtype is None or any(dtype in ds for ds in sel.values()):
             return
         allowed: set[str] = set()
         for ds in sel.values():
             allowed |= ds
         on = f" on path {', '.join(_fmt_path(p) for p in sel)}" if (src or dst) else ""
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{tag}: dtype {dtype}{on} is not supported by {api} on {self.name}; "
             f"supported: {_fmt_dtypes(allowed)}",
-            _table_basis(sup, next(iter(sel)) if len(sel) == 1 else None, dtype)))
+            basis=_table_basis(sup, next(iter(sel)) if len(sel) == 1 else None, dtype))
 
     def _missing_basis(self, api: str) -> str:
         """Why an API the doc does not list for this chip is refused (audited C++ absence, else the doc)."""
@@ -320,10 +321,10 @@ class ChipProfile:
             for p, ds in sup.transpose.items():
                 if p[1] == d:
                     allowed |= ds
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr or api}: transpose of dtype {dtype} into {d} is not supported by {api} on {self.name}; "
             f"supported: {_fmt_dtypes(allowed) if allowed else 'none'}",
-            doc_forbids(f"{api} page: transpose dtypes", "L26")))
+            basis=doc_forbids(f"{api} page: transpose dtypes", "L26"))
 
     def supports_combo(self, api: str, combo: tuple[str, ...]) -> bool:
         """True if ``combo`` is a documented dtype combination of ``api`` (Mmad*: (A, B, C); Fixpipe)."""
@@ -337,11 +338,11 @@ class ChipProfile:
             return
         sup = self.apis[api]
         listed = "; ".join("(" + ", ".join(c) + ")" for c in sorted(sup.combos))
-        raise UnsupportedError(with_basis(
+        raise UnsupportedError(
             f"{instr or api}: dtype combination ({', '.join(combo)}) is not supported by {api} on "
             f"{self.name}; supported: {listed}",
-            cpp_rejects(sup.cpp_check) if sup.cpp_check else doc_forbids(f"{api} page: dtype combinations",
-                                                                         "L26")))
+            basis=cpp_rejects(sup.cpp_check) if sup.cpp_check
+            else doc_forbids(f"{api} page: dtype combinations", "L26"))
 
     def matches(self, name: str) -> bool:
         n = _norm_name(name)

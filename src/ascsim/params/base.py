@@ -106,7 +106,7 @@ def with_field(word: int, lo: int, width: int, value: object, name: str, owner: 
     v = coerce.as_int(value)
     if v is None or not 0 <= v < (1 << width):
         raise ParamRangeError(f"{owner}: {name} is a {width}-bit field, must be in [0, {(1 << width) - 1}], "
-                              f"but got {coerce.show(value)} ({hw_cannot(f'{width}-bit field')})")
+                              f"but got {coerce.show(value)}", basis=hw_cannot(f'{width}-bit field'))
     mask = ((1 << width) - 1) << lo
     return (word & ~mask) | (v << lo)
 
@@ -115,8 +115,8 @@ def config_word(owner: str, name: str, value: object) -> int:
     """A uint64_t config word (ParamRangeError if it is no integer or does not fit)."""
     v = coerce.as_int(value)
     if v is None or not 0 <= v <= U64:
-        raise ParamRangeError(f"{owner}: {name} must fit in 64 bits, but got {coerce.show(value)} "
-                              f"({cpp_rejects('uint64_t field')})")
+        raise ParamRangeError(f"{owner}: {name} must fit in 64 bits, but got {coerce.show(value)}",
+                              basis=cpp_rejects('uint64_t field'))
     return v
 
 

@@ -151,7 +151,7 @@ def fixpipe_config(instr: str, config: object) -> FixpipeConfig:
     except ParamRangeError:
         raise ParamRangeError(f"{instr}: config must be a FixpipeConfig (CFG_ROW_MAJOR, CFG_NZ, "
                               "CFG_COLUMN_MAJOR) or a CO2Layout (NZ = 0, ROW_MAJOR = 1, COLUMN_MAJOR = 2), "
-                              f"but got {coerce.show(config)} ({_LAYOUT_BASIS})") from None
+                              f"but got {coerce.show(config)}", basis=_LAYOUT_BASIS) from None
 
 
 @dataclass

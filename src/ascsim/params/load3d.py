@@ -29,7 +29,7 @@ def pad_list(instr: str, pads: object) -> list:
     items = list(pads) if vector else None
     if items is None or len(items) != 4:
         raise ParamRangeError(f"{instr}: padList must have 4 entries [left, right, top, bottom], but got "
-                              f"{coerce.show(pads)} ({cpp_rejects('padList is uint8_t[4]')})")
+                              f"{coerce.show(pads)}", basis=cpp_rejects('padList is uint8_t[4]'))
     return items
 
 
