@@ -13,7 +13,7 @@ from ascsim.machine.chips import (
     ChipProfile,
     format_chips_table,
     get_chip,
-    memory_of,
+    memory_name,
     support_matrix,
 )
 
@@ -149,7 +149,7 @@ def test_api_keys_valid_and_types() -> None:
             assert isinstance(sup, ApiSupport)
             assert sup.notes.startswith("doc:"), (c.key, api)
             for (src, dst), ds in sup.paths.items():
-                assert memory_of(src) == src and memory_of(dst) == dst
+                assert memory_name(src) == src and memory_name(dst) == dst
                 assert ds, (c.key, api, src, dst)
             for p, ds in sup.transpose.items():
                 assert p in sup.paths and ds <= sup.paths[p], (c.key, api, p)
@@ -433,10 +433,10 @@ def test_register_api_message() -> None:
 
 
 def test_memory_of() -> None:
-    assert memory_of("A1") == memory_of("b1") == memory_of("C1") == "L1"
-    assert memory_of("A2") == "L0A" and memory_of("B2") == "L0B" and memory_of("CO1") == "L0C"
-    assert memory_of("C2") == "BT" and memory_of("C2PIPE2GM") == "FB"
-    assert memory_of("CO2") == "GM" and memory_of("GM") == "GM" and memory_of("L0A_MX") == "L0A_MX"
+    assert memory_name("A1") == memory_name("b1") == memory_name("C1") == "L1"
+    assert memory_name("A2") == "L0A" and memory_name("B2") == "L0B" and memory_name("CO1") == "L0C"
+    assert memory_name("C2") == "BT" and memory_name("C2PIPE2GM") == "FB"
+    assert memory_name("CO2") == "GM" and memory_name("GM") == "GM" and memory_name("L0A_MX") == "L0A_MX"
 
 
 def test_dtypes_for() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascsim.engine.sync import Access, Call, SyncChecker, SyncError, SyncWarning
+from ascsim.engine.sync import Access, PipeCall, SyncChecker, SyncError, SyncWarning
 from ascsim.frontend import Kernel, Output
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -179,8 +179,8 @@ def test_command_line_prints_findings_and_strict_exits_2(tmp_path: Path) -> None
 # -- the checker itself --------------------------------------------------------------------------------
 
 
-def _call(name: str, pipe: str, where: str, *acc: tuple) -> Call:
-    return Call(name, pipe, where, [Access(*a) for a in acc])
+def _call(name: str, pipe: str, where: str, *acc: tuple) -> PipeCall:
+    return PipeCall(name, pipe, where, [Access(*a) for a in acc])
 
 
 def test_order_is_transitive_through_other_pipes() -> None:

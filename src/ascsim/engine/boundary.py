@@ -5,13 +5,13 @@
 * The **key** is a flat tuple of plain values: the family, the chip, the operands' memories and dtypes,
   the params struct's `key()` (cached on the struct; floats by bit pattern) and only the register state
   the call reads.
-* A **Prepared** call is what one key compiles to, independent of addresses: the validated values
+* A **PreparedCall** call is what one key compiles to, independent of addresses: the validated values
   (`spec`), the pad pattern, the register writes, the warnings repeated on every call, the divergence
   notes, a lower bound of the destination bytes written (checked against the memory before any plan is
   built, so an absurd call is refused in microseconds), and — built lazily on the first execution —
-  the executable `UnitPlan`. A Prepared enters `CALLS` only after its validation returned, so a rejected
+  the executable `UnitPlan`. A PreparedCall enters `CALLS` only after its validation returned, so a rejected
   call leaves nothing behind; `CALLS` is capped by bytes.
-* A **placement** binds a Prepared to concrete tensors: alignment, exact bounds, hazards, the memory
+* A **placement** binds a PreparedCall to concrete tensors: alignment, exact bounds, hazards, the memory
   views and absolute gather indices. Placements are cached per core (kernels reuse a few buffers), so
   a warm call is a dict lookup and one `take`.
 * The **record** (`ExecReport`) keeps counts, hazards, notes, the byte ranges read and written, and a
@@ -36,7 +36,7 @@ import numpy as np
 from ..base.diagnostics import doc_conflict, report_hazards
 from ..base.errors import AlignmentError, BoundsError, cpp_rejects
 from ..machine.memory import SPARE, LocalTensor, Memory
-from .cache import PreparedCache
+from .cache import BoundedCache
 from .plan import VOID_UNITS, Plan, UnitPlan, check_units, pad_unit, run_units
 from .record import ExecReport, Operand
 
@@ -44,12 +44,12 @@ from .record import ExecReport, Operand
 # ascsim.machine.checks.ALIGNMENT).
 ALIGNMENT = cpp_rejects("CheckTensorAlignment")
 
-#: Prepared calls of every family (one cache, capped by the bytes its plans hold).
-CALLS = PreparedCache(64 << 20)
+#: PreparedCall calls of every family (one cache, capped by the bytes its plans hold).
+CALLS = BoundedCache(64 << 20)
 
 _CALLS = CALLS._d  # the hot path looks up the dict itself
 
-#: What one cached call holds besides its unit plan, as measured with tracemalloc (the Prepared, its key,
+#: What one cached call holds besides its unit plan, as measured with tracemalloc (the PreparedCall, its key,
 #: spec, partials and extents): ~2 KB for a gather family, ~3 KB for a run_call family.
 GATHER_BYTES, RUN_CALL_BYTES = 2048, 3072
 
@@ -57,7 +57,7 @@ GATHER_BYTES, RUN_CALL_BYTES = 2048, 3072
 PLACEMENTS_PER_CORE = 512
 
 
-class Prepared:
+class PreparedCall:
     """One validated call shape (see the module docstring). Offset-independent and shared."""
 
     __slots__ = ("instr", "spec", "pad", "commit", "warnings", "notes", "planner", "_units_fn", "_units",
@@ -125,7 +125,7 @@ class Extent(NamedTuple):
 
 
 class Placement:
-    """A Prepared call bound to concrete tensors: everything checked, the gather ready to run."""
+    """A PreparedCall call bound to concrete tensors: everything checked, the gather ready to run."""
 
     __slots__ = ("hazards", "dview", "full", "idx", "dst_units", "mem", "pad_key", "pad_block", "reads",
                  "writes", "written", "read", "n_pad", "slow", "notes", "dst_op", "src_op", "dst_abs", "unit",
@@ -183,14 +183,14 @@ def affine_grid(idx: np.ndarray, max_dims: int = 8) -> tuple[int, tuple[int, ...
     return int(idx[0]), tuple(r for r, _ in dims), tuple(st for _, st in dims)
 
 
-def _align_error(prep: Prepared, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
+def _align_error(prep: PreparedCall, t: LocalTensor, align: int, what: str, basis: str = ALIGNMENT
                  ) -> AlignmentError:
     return AlignmentError(
         f"{prep.instr}: {what} address must be {align}-byte aligned in {t.memory.name}, but got "
         f"0x{t.offset:x} ({t.offset} B, {t.offset % align} past a boundary)", basis=basis)
 
 
-def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:
+def place(core, prep: PreparedCall, dst: LocalTensor, src: LocalTensor | None, boundary: int) -> Placement:
     """Check the prepared call at these tensors' addresses (alignment, extent-first bounds, exact bounds,
     hazards) and get the gather ready. Raises before anything is written."""
     ops = (dst, src)
@@ -252,7 +252,7 @@ def place(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, bound
     return pl
 
 
-def run_gather(core, prep: Prepared, dst: LocalTensor, src: LocalTensor | None, boundary: int = 0
+def run_gather(core, prep: PreparedCall, dst: LocalTensor, src: LocalTensor | None, boundary: int = 0
                ) -> ExecReport:
     """The warm path of every gather-type instruction: placement lookup, warnings, one gather, record."""
     hz = None
@@ -385,12 +385,12 @@ BATCH_MAX_CALLS = 256
 
 
 class CallPlacement:
-    """A non-gather Prepared call bound to concrete operands: checked extents, hazards, byte ranges."""
+    """A non-gather PreparedCall call bound to concrete operands: checked extents, hazards, byte ranges."""
 
     __slots__ = ("hazards", "reads", "writes", "ops", "conflicts")
 
 
-def _check_aligns(prep: Prepared, ops: Sequence[LocalTensor | None]) -> list[tuple[str, str]]:
+def _check_aligns(prep: PreparedCall, ops: Sequence[LocalTensor | None]) -> list[tuple[str, str]]:
     """Raise on the first misaligned operand; return the doc conflicts (rule, row) of the soft ones.
 
     An entry is (operand, alignment, what[, basis]): a basis string replaces the default one of the
@@ -406,7 +406,7 @@ def _check_aligns(prep: Prepared, ops: Sequence[LocalTensor | None]) -> list[tup
     return conflicts
 
 
-def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlacement:
+def place_call(prep: PreparedCall, ops: Sequence[LocalTensor | None]) -> CallPlacement:
     """Alignment, bounds and hazards of every extent of `prep` at these operands, in the order the extents
     are listed (a second destination the hardware addresses from another operand — the sparse index
     buffer, the MX scales, the Fixpipe Buffer — is one more operand the family passes). Raises before any
@@ -441,7 +441,7 @@ def place_call(prep: Prepared, ops: Sequence[LocalTensor | None]) -> CallPlaceme
     return pl
 
 
-def run_call(core, prep: Prepared, ops: Sequence[LocalTensor | None]) -> ExecReport:
+def run_call(core, prep: PreparedCall, ops: Sequence[LocalTensor | None]) -> ExecReport:
     """The warm path of every non-gather instruction (Fixpipe with conversions, transposes, fills, block
     copies, two-destination loads): placement lookup, warnings, hazards, the family's executor, record.
 
@@ -515,7 +515,7 @@ def copy_blocks(dst: Memory, d_off: int, d_pitch: int, src: Memory, s_off: int, 
             dst._buf[d : d + block] = src._buf[s : s + block]
 
 
-def cached(key: Hashable | None) -> Prepared | None:
+def cached(key: Hashable | None) -> PreparedCall | None:
     """The prepared call for `key` if cached (None for a miss, no key, or an unhashable key)."""
     if key is None:
         return None
@@ -525,7 +525,7 @@ def cached(key: Hashable | None) -> Prepared | None:
         return None
 
 
-def lookup(key: Hashable | None, prepare: Callable[[], Prepared]) -> Prepared:
+def lookup(key: Hashable | None, prepare: Callable[[], PreparedCall]) -> PreparedCall:
     """The prepared call for `key`, validated and added on a miss (a failing `prepare` adds nothing).
 
     `key` None, or a key holding an unhashable value (a list where an int goes, ...), means "no key can
@@ -546,7 +546,7 @@ def float_key(v: float) -> bytes:
     return np.float64(v).tobytes()
 
 
-__all__ = ["CALLS", "Extent", "Prepared", "Placement", "place", "place_call", "run_call", "run_gather",
+__all__ = ["CALLS", "Extent", "PreparedCall", "Placement", "place", "place_call", "run_call", "run_gather",
            "lookup", "cached", "float_key", "strided", "copy_blocks", "Memory"]
 
 

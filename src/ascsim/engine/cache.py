@@ -8,7 +8,7 @@ from typing import TypeVar
 _T = TypeVar("_T")
 
 
-class PreparedCache:
+class BoundedCache:
     """A cache capped by the bytes its values hold (not by entries): the products of validated calls
     (prepared calls, plans), keyed by everything they depend on.
 
@@ -61,4 +61,4 @@ class PreparedCache:
 
 
 #: Element-level plans (provenance for explain/draw, and the fallback executable form).
-PLANS = PreparedCache(96 << 20)
+PLANS = BoundedCache(96 << 20)

@@ -100,7 +100,7 @@ def call_accesses(
 
 
 @dataclass
-class Call:
+class PipeCall:
     """One executed instruction as the checker sees it."""
 
     name: str
@@ -152,7 +152,7 @@ class SyncChecker:
         self._seen: dict[tuple, SyncReport] = {}
 
     # -- instructions ---------------------------------------------------------------------------------
-    def instruction(self, call: Call) -> None:
+    def instruction(self, call: PipeCall) -> None:
         p = call.pipe
         self._pipe(p)
         seq = self.count[p] + 1
@@ -178,7 +178,7 @@ class SyncChecker:
         if p not in UNORDERED_PIPES:
             known[p] = seq
 
-    def _race(self, call: Call, acc: Access, r: _Rec) -> None:
+    def _race(self, call: PipeCall, acc: Access, r: _Rec) -> None:
         kind = "RAW" if r.write and not acc.write else "WAR" if acc.write and not r.write else "WAW"
         lo, hi = max(acc.start, r.start), min(acc.end, r.end)
         verb = "writes" if acc.write else "reads"

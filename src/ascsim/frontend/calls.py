@@ -15,7 +15,7 @@ from tree_sitter import Node
 from .. import ascendc
 from ..base.errors import HazardWarning, NotImplementedFeature
 from ..engine.record import ExecReport
-from ..engine.sync import Access, Call, call_accesses
+from ..engine.sync import Access, PipeCall, call_accesses
 from ..isa.table import pipe_of
 from ..machine.memory import LocalTensor, memory_of
 from . import api as A
@@ -130,7 +130,7 @@ class ApiCalls:
             pipe = pipe_of(name, dst, src, self.core.chip.key)
             if pipe is not None:
                 acc = call_accesses(rep, prepared.writes, prepared.reads)
-                self.guard(node, lambda: self.sync.instruction(Call(name, pipe, loc.short, acc)))
+                self.guard(node, lambda: self.sync.instruction(PipeCall(name, pipe, loc.short, acc)))
         step = dict(prepared.step) if prepared.step is not None else None
         if step is not None:
             step = {k: A.snapshot(v) for k, v in step.items()}
@@ -259,7 +259,8 @@ class ApiCalls:
         nb = max(1, t.dtype.bits // 8)
         acc = [(t.memory.name, e.offset, e.offset + nb, m == "SetValue")]
         self.guard(
-            node, lambda: self.sync.instruction(Call(m, "S", self.where(node).short, [_acc(*a) for a in acc]))
+            node, lambda: self.sync.instruction(PipeCall(m, "S", self.where(node).short,
+                                                         [_acc(*a) for a in acc]))
         )
         if m == "GetValue":
             v = e.bytes()[:8].view(t.dtype.value_dtype)[0] if t.dtype.bits == 64 else e.read(1)[0]

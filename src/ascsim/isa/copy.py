@@ -54,7 +54,7 @@ from ..base.errors import (
     cpp_rejects,
     doc_forbids,
 )
-from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call, strided
+from ..engine.boundary import Extent, PreparedCall, copy_blocks, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import PAD, Plan
 from ..engine.record import ExecReport
@@ -176,11 +176,11 @@ def _plan_block_copy(spec: BlockCopySpec) -> Plan:
     return Plan.build("DataCopy", 8, dst, src, info={"spec": spec})
 
 
-def _block_copy_call(instr: str, spec: BlockCopySpec, aligns: tuple, **kw: object) -> Prepared:
+def _block_copy_call(instr: str, spec: BlockCopySpec, aligns: tuple, **kw: object) -> PreparedCall:
     """A prepared block copy (same element type at both ends): extents from the spec, strided execution."""
     last = spec.count - 1
     n = spec.count * spec.block
-    return Prepared(instr, spec, planner=partial(plan_block_copy, spec), aligns=aligns,
+    return PreparedCall(instr, spec, planner=partial(plan_block_copy, spec), aligns=aligns,
                     extents=(Extent(0, 0, last * spec.dst_pitch + spec.block, True, "destination"),
                              Extent(1, 0, last * spec.src_pitch + spec.block, False, "source")),
                     run=partial(_run_block_copy, spec), counts=(n, n, 0), **kw)  # type: ignore[arg-type]
@@ -200,7 +200,7 @@ def _plain_copy(core: CoreState, dst: LocalTensor, src: LocalTensor,
 
 
 def _prepared_plain(core: CoreState, dst: LocalTensor, src: LocalTensor,
-                    params: DataCopyParams | int) -> Prepared:
+                    params: DataCopyParams | int) -> PreparedCall:
     instr = "DataCopy"
     _gm_to_l1_operands(instr, dst, src)
     chip = core.chip
@@ -228,7 +228,7 @@ def _prepared_plain(core: CoreState, dst: LocalTensor, src: LocalTensor,
         nbytes = n * dst.dtype.bits // 8 // 32 * 32  # rounded down to 32 B (doc 约束说明)
         spec = BlockCopySpec(1 if nbytes else 0, nbytes, nbytes, nbytes)
     if spec.count == 0 or spec.block == 0:
-        return Prepared(instr, aligns=aligns)  # NOP (doc: blockCount/blockLen = 0)
+        return PreparedCall(instr, aligns=aligns)  # NOP (doc: blockCount/blockLen = 0)
     return _block_copy_call(instr, spec, aligns)  # gaps >= 0: destination blocks never overlap
 
 
@@ -243,7 +243,7 @@ def _l1_to_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
 
 
 def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
-                 params: DataCopyParams | int) -> Prepared:
+                 params: DataCopyParams | int) -> PreparedCall:
     instr = "DataCopy"
     core.chip.check("DataCopyL12GM", src.dtype.name, "L1", "GM", instr=instr)
     basis_on(lambda: checks.same_dtype(instr, dst, src), cpp_rejects('DataCopy<T> takes one T'))
@@ -265,7 +265,7 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
         raise UnsupportedError(f"{instr}: L1 -> GM takes a count or DataCopyParams, but got "
                                f"{type(params).__name__}", basis=cpp_rejects('no such overload'))
     if spec.count == 0 or spec.block == 0:
-        return Prepared(instr, aligns=aligns)  # NOP (表3)
+        return PreparedCall(instr, aligns=aligns)  # NOP (表3)
     atomic = core.regs.atomic
     if atomic is None:
         return _block_copy_call(instr, spec, aligns)
@@ -349,7 +349,7 @@ def _nz_copy(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams
 
 
 def _prepared_nz(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzParams | Dn2NzParams, kind: str,
-                 small_c0: bool) -> Prepared:
+                 small_c0: bool) -> PreparedCall:
     instr = f"DataCopy{kind}"
     nd = kind == "ND2NZ"
     page = f"DataCopy（GMToL1随路转换-{kind}搬运）.md"
@@ -374,7 +374,7 @@ def _prepared_nz(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzPa
     n_value = r(instr, "nValue", p.nValue, 0, 16384)
     d_value = r(instr, "dValue", p.dValue, 0, 65535 if nd else 2**21 - 1)
     if num == 0 or n_value == 0 or d_value == 0:
-        return Prepared(instr, aligns=aligns)  # NOP (doc 表3); the other fields are not read
+        return PreparedCall(instr, aligns=aligns)  # NOP (doc 表3); the other fields are not read
     spec = NzCopySpec(
         kind, 8 if dst.dtype.is_4bit else dst.dtype.bits, num, n_value, d_value,
         r(instr, sm_name, getattr(p, sm_name), 0, big), r(instr, "srcDValue", p.srcDValue, 1, big),
@@ -391,7 +391,7 @@ def _prepared_nz(core: CoreState, dst: LocalTensor, src: LocalTensor, p: Nd2NzPa
     mats = (num - 1,) if num > 1 and spec.dst_matrix == 0 else tuple(range(num)) if serial else None
     kept = 1 if mats is not None and len(mats) == 1 else num
     written = kept * n_value * align(d_value, spec.c0) * e
-    return Prepared(instr, spec, planner=partial(plan_nz_copy, spec), aligns=aligns,
+    return PreparedCall(instr, spec, planner=partial(plan_nz_copy, spec), aligns=aligns,
                     extents=(Extent(0, 0, (spec.dst_last() + 1) * e, True, "destination"),
                              Extent(1, 0, (spec.src_last() + 1) * e, False, "source")),
                     run=partial(_run_nz, spec, mats), counts=(written, kept * n_value * d_value * e, 0))
@@ -505,7 +505,7 @@ def _l1_to_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
 
 
 def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
-                 params: DataCopyParams | int) -> Prepared:
+                 params: DataCopyParams | int) -> PreparedCall:
     instr = "DataCopy"
     chip = core.chip
     sdt, ddt = src.dtype, dst.dtype
@@ -522,7 +522,7 @@ def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
     unit = 32 if chip.key == "ascend950" else 64  # 约束说明: blockLen / dstGap unit per chip
     count, blen, sgap, dgap = _block_params(instr, params, sdt.bits // 8, unit)
     if count == 0 or blen == 0:
-        return Prepared(instr, aligns=aligns)  # NOP (表3)
+        return PreparedCall(instr, aligns=aligns)  # NOP (表3)
     warn: tuple = ()
     notes: tuple = ()
     if chip.key == "ascend950" and blen % 2:
@@ -540,7 +540,7 @@ def _prepared_bt(core: CoreState, dst: LocalTensor, src: LocalTensor,
     if ratio == 1:
         return _block_copy_call(instr, spec, aligns, warnings=warn, notes=notes)
     last = count - 1
-    return Prepared(instr, spec, aligns=aligns, warnings=warn, notes=notes,
+    return PreparedCall(instr, spec, aligns=aligns, warnings=warn, notes=notes,
                     extents=(Extent(0, 0, last * spec.dst_pitch + sblock * ratio, True, "destination"),
                              Extent(1, 0, last * spec.src_pitch + sblock, False, "source")),
                     run=partial(_run_widen, spec), counts=(count * sblock * ratio, count * sblock, 0))
@@ -585,7 +585,7 @@ def _l1_to_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
 
 
 def _prepared_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
-                 params: DataCopyParams | int) -> Prepared:
+                 params: DataCopyParams | int) -> PreparedCall:
     instr = "DataCopy"
     chip = core.chip
     basis_on(lambda: chip.check("DataCopyL12FB", src.dtype.name, "L1", "FB", instr=instr),
@@ -597,7 +597,7 @@ def _prepared_fb(core: CoreState, dst: LocalTensor, src: LocalTensor,
     # (dav_3510 DataCopyL12FBImpl unitCoeff = 2), so the doc's "950: 64B" describes the instruction (C22)
     count, blen, sgap, dgap = _block_params(instr, params, src.dtype.bits // 8, 128)
     if count == 0 or blen == 0:
-        return Prepared(instr, aligns=aligns)  # NOP (表3)
+        return PreparedCall(instr, aligns=aligns)  # NOP (表3)
     # srcGap / dstGap run head to head here (表3: "前面一个数据块的头与后面数据块的头的间隔"); 0 repeats /
     # overwrites (the later block wins)
     return _block_copy_call(instr, BlockCopySpec(count, blen * 128, sgap * 32, dgap * 128), aligns)
@@ -648,7 +648,7 @@ def _sets_pad(v: object) -> bool:
 
 
 def _prepared_pad(core: CoreState, dst: LocalTensor, src: LocalTensor, params: DataCopyExtParams,
-                  pad: DataCopyPadExtParams | None, mode: PaddingMode | int) -> Prepared:
+                  pad: DataCopyPadExtParams | None, mode: PaddingMode | int) -> PreparedCall:
     instr = "DataCopyPad"
     if src.memory.name == "L1" and dst.memory.name == "GM":
         raise UnsupportedError(f"{instr}: L1 -> GM is not supported",
@@ -712,7 +712,7 @@ def _prepared_pad(core: CoreState, dst: LocalTensor, src: LocalTensor, params: D
     spec = PadCopySpec(int(mode), size, count, blen, sgap, dgap, left, right)
     dst_end = spec.dst_bytes()
     written = dst_end if spec.mode == PaddingMode.Compact else count * spec.row_bytes()
-    return Prepared(instr, spec, planner=partial(plan_pad_copy_view, spec), aligns=aligns, commit=commit,
+    return PreparedCall(instr, spec, planner=partial(plan_pad_copy_view, spec), aligns=aligns, commit=commit,
                     notes=("C23",) if fill is None else (),
                     extents=(Extent(0, 0, dst_end, True, "destination"),
                              Extent(1, 0, (count - 1) * (blen + sgap) + blen, False, "source")),

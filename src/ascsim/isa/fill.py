@@ -24,7 +24,7 @@ import numpy as np
 
 from ..base.diagnostics import basis_on
 from ..base.errors import UnsupportedError, cpp_rejects, doc_forbids
-from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
+from ..engine.boundary import Extent, PreparedCall, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import PAD, Plan, pad_block
 from ..engine.record import ExecReport
@@ -53,7 +53,7 @@ def fill(core: CoreState, dst: LocalTensor, params: InitConstValueParams, instr:
     return run_call(core, lookup(key, lambda: _prepared(core, dst, params, instr)), (dst,))
 
 
-def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, instr: str) -> Prepared:
+def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, instr: str) -> PreparedCall:
     chip = core.chip
     dt = dst.dtype
     mem = dst.memory.name
@@ -85,10 +85,10 @@ def _prepared(core: CoreState, dst: LocalTensor, params: InitConstValueParams, i
     notes = ("F2",) if repeat_only and (_given(params.blockNum) or _given(params.dstGap)) else ()  # not read
     aligns = ((0, BLOCK[mem], f"dst ({mem})", cpp_rejects('FillImpl CheckTensorAlign')),)
     if rep == 0 or blocks == 0:
-        return Prepared(instr, aligns=aligns, notes=notes)  # NOP (Fill.md 约束说明)
+        return PreparedCall(instr, aligns=aligns, notes=notes)  # NOP (Fill.md 约束说明)
     end = ((rep - 1) * (blocks + gap) + blocks) * unit
     written = rep * blocks * unit
-    return Prepared(instr, (rep, blocks, gap, unit), pad=pattern, aligns=aligns, notes=notes,
+    return PreparedCall(instr, (rep, blocks, gap, unit), pad=pattern, aligns=aligns, notes=notes,
                     planner=partial(plan_fill, rep, blocks, gap, unit, dt.bits),
                     extents=(Extent(0, 0, end, True, "destination"),),
                     run=partial(_run_fill, rep, blocks, (blocks + gap) * unit,

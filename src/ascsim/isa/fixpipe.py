@@ -45,7 +45,7 @@ from ..base.errors import (
     doc_forbids,
     hw_cannot,
 )
-from ..engine.boundary import Extent, Prepared, lookup, run_call, strided
+from ..engine.boundary import Extent, PreparedCall, lookup, run_call, strided
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
 from ..engine.record import ExecReport
@@ -351,7 +351,8 @@ def _operand_key(core: CoreState, dst: LocalTensor, src: LocalTensor, reads_fpc:
             core.regs.atomic if gm else None, ("FPC", core.regs.fpc_quant) if reads_fpc else None)
 
 
-def _prepared_fixpipe(core: CoreState, dst: LocalTensor, src: LocalTensor, params, config, ws) -> Prepared:
+def _prepared_fixpipe(core: CoreState, dst: LocalTensor, src: LocalTensor, params, config,
+                      ws) -> PreparedCall:
     instr = INSTR
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"
@@ -520,7 +521,7 @@ class _Job:
 
 
 def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scalar: int | None, staged: bool,
-            warns: list[str], commit) -> Prepared:
+            warns: list[str], commit) -> PreparedCall:
     """The prepared move: value checks that depend on the call shape and the registers it reads (matrix
     overlap, the scalar word, the atomic type), the extents (arithmetic), the quant vector's source (the
     workspace, or the Fixpipe Buffer at FPC: operand 3, which `_fb_operand` builds), and the executor."""
@@ -539,7 +540,7 @@ def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scal
             notes.append("C18")
             fpc = 0
     if spec is None:
-        return Prepared(instr, aligns=aligns, warnings=warn, notes=notes, commit=commit)
+        return PreparedCall(instr, aligns=aligns, warnings=warn, notes=notes, commit=commit)
     if spec.overlapping():
         raise OverlapError(f"{instr}: {_num_names(job.fmt)[1]} must keep the {spec.num} destination matrices "
                            f"apart, but got {spec.dst_mat} elements",
@@ -578,7 +579,8 @@ def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scal
         extents += [Extent(2, 0, max(spec.n * 8, start + nbytes), False, "quant tensor in cbufWorkspace"),
                     Extent(3, 0, nbytes, True, "quant chunk staged in the Fixpipe Buffer")]
         fb = (0, nbytes)
-    return Prepared(instr, _Call(spec, fb), planner=partial(plan_fixpipe, spec), aligns=aligns, warnings=warn,
+    return PreparedCall(instr, _Call(spec, fb), planner=partial(plan_fixpipe, spec), aligns=aligns,
+                        warnings=warn,
                     notes=notes, commit=commit, extents=extents,
                     run=partial(_run, job, scalar, fields, atomic, staged, b8),
                     counts=(elements * dbytes, elements * 4, 0))
@@ -601,7 +603,7 @@ class _Call(NamedTuple):
     fb: tuple[int, int] | None
 
 
-def _fb_operand(core: CoreState, prep: Prepared) -> LocalTensor | None:
+def _fb_operand(core: CoreState, prep: PreparedCall) -> LocalTensor | None:
     """Operand 3: the Fixpipe Buffer region the call reads (a vector quantPre at FPC) or stages into (the
     cbufWorkspace overload), sized to fit the buffer so that its extent check names any overrun."""
     fb = None if prep.spec is None else prep.spec.fb
@@ -757,7 +759,8 @@ def data_copy_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor,
     return run_call(core, prep, (dst, src, None, _fb_operand(core, prep)))
 
 
-def _prepared_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor, p: DataCopyCO12DstParams) -> Prepared:
+def _prepared_l0c(core: CoreState, dst: LocalTensor, src: LocalTensor,
+                  p: DataCopyCO12DstParams) -> PreparedCall:
     instr = "DataCopy"
     _operands(instr, dst, src)
     to_l1 = dst.memory.name == "L1"

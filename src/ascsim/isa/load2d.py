@@ -32,7 +32,7 @@ from ..base.errors import (
     doc_forbids,
     hw_cannot,
 )
-from ..engine.boundary import Prepared, lookup, run_gather
+from ..engine.boundary import PreparedCall, lookup, run_gather
 from ..engine.cache import PLANS
 from ..engine.plan import Plan, UnitPlan
 from ..engine.record import ExecReport
@@ -185,16 +185,16 @@ def _report(hazards: tuple[str, ...], core: CoreState) -> list[str]:
 
 
 def _prepared_load2d(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData2DParams
-                     ) -> Prepared:
+                     ) -> PreparedCall:
     spec, warn950, hazards = _prepare_load2d(core, instr, dst, src, p)
     aligns = _aligns(src.memory.name, dst.memory.name)
     warn: tuple = (partial(_report, hazards),) if hazards else ()
     notes = ("D1",) if hazards else ()  # addrMode = 1 where the C++ API sends increment
     if spec is None:  # "repeatTimes=0表示不执行搬运，该接口将被视为NOP"
-        return Prepared(instr, aligns=aligns, warnings=warn, notes=notes)
+        return PreparedCall(instr, aligns=aligns, warnings=warn, notes=notes)
     if warn950:
         warn += (partial(_warn_950_lowering, spec.startIndex, spec.srcStride, spec.dstGap),)
-    return Prepared(instr, spec, units=partial(_units_load2d, spec, instr),
+    return PreparedCall(instr, spec, units=partial(_units_load2d, spec, instr),
                     planner=partial(plan_load2d, spec, instr), warnings=warn, notes=notes,
                     min_dst=(int(spec.dst_fractals().max()) + 1) * FRACTAL_BYTES, aligns=aligns)
 
@@ -399,12 +399,12 @@ def _run_v2(core: CoreState, instr: str, api: str, dst: LocalTensor, src: LocalT
     key = None if pk is None else (instr, core.chip.key, src.memory.name, dst.memory.name, dst.dtype.name,
                                    src.dtype.name, pk)
 
-    def prepare() -> Prepared:
+    def prepare() -> PreparedCall:
         spec = validate_v2(core, instr, api, dst, src, p.as_dict())
         aligns = _aligns(src.memory.name, dst.memory.name)
         if spec is None:
-            return Prepared(instr, aligns=aligns)
-        return Prepared(instr, spec, units=partial(units_v2, spec, instr),
+            return PreparedCall(instr, aligns=aligns)
+        return PreparedCall(instr, spec, units=partial(units_v2, spec, instr),
                         planner=partial(plan_load2d_v2, spec, instr),
                         min_dst=spec.mStep * spec.kStep * FRACTAL_BYTES, aligns=aligns)
 

@@ -41,7 +41,7 @@ from ..base.errors import (
     doc_forbids,
     hw_cannot,
 )
-from ..engine.boundary import Prepared, cached, lookup, run_gather
+from ..engine.boundary import PreparedCall, cached, lookup, run_gather
 from ..engine.cache import PLANS
 from ..engine.plan import PAD, Plan, UnitPlan
 from ..engine.record import ExecReport
@@ -516,7 +516,7 @@ def check_channel_size(instr: str, c: int, dt: DType) -> None:
 
 
 @dataclass(frozen=True)
-class _Prepared:
+class _CheckedWindow:
     """A validated call (cached per call key): the plan spec (None = NOP), the pad pattern, the register
     writes (FMATRIX left bank, PADDING), the bank read, and what to report on every call."""
 
@@ -575,7 +575,8 @@ def _run(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, key: t
          *args: object) -> ExecReport:
     """Look up (or validate and add) the prepared call for `key`, then run it through the boundary.
 
-    `prepare(*args)` returns a `_Prepared` after every value-dependent check, so a key is cached only once
+    `prepare(*args)` returns a `_CheckedWindow` after every value-dependent check, so a key is cached only
+    once
     it validated; a bad call raises every time and changes nothing. (A function and its arguments rather
     than a closure: the warm path, a cache hit, builds nothing.) Doc conflicts and hazards are reported
     on every call (strict mode raises them, still before any byte or register changes); registers are
@@ -596,9 +597,9 @@ def _hazards(hazards: tuple[str, ...], core: CoreState) -> list[str]:
     return list(hazards)
 
 
-def _prepared(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> Prepared:
+def _prepared(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, prepare) -> PreparedCall:
     _tensor_checks(instr, dst, src, align=False)
-    pp: _Prepared = prepare()
+    pp: _CheckedWindow = prepare()
     fm_w, pad_w = pp.writes
     commit = None
     if fm_w is not None or pad_w is not None:
@@ -611,13 +612,13 @@ def _prepared(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p
     if pp.spec is None:  # NOP: the C++ API still writes the registers before issuing the instruction
         if fm_w is None or pp.bank == "right":
             warn.append(partial(_nop_hazard, instr, pp.bank))
-        return Prepared(instr, commit=commit, warnings=warn, notes=notes)
+        return PreparedCall(instr, commit=commit, warnings=warn, notes=notes)
     spec = pp.spec
     rows, cols = spec.window_shape
     notes += readings(spec)
     if core.chip.l0a_format == "NZ" and not core.regs.repeat.dstStride:
         notes.append("L9")  # 950 dstStride register not set: the dense stride
-    return Prepared(instr, spec, units=partial(units_img2col, spec, instr),
+    return PreparedCall(instr, spec, units=partial(units_img2col, spec, instr),
                     planner=partial(plan_img2col, spec, instr), pad=pp.pad, commit=commit, warnings=warn,
                     notes=notes, min_dst=dst_end(spec), wrap=1, hint=partial(_fit_hint, spec),
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))
@@ -700,7 +701,7 @@ def _run_v2(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: 
 
 
 def _prepare_v2(core: CoreState, instr: str, dst: LocalTensor, p: LoadData3DParamsV2, sf: bool, sp: bool
-                ) -> _Prepared:
+                ) -> _CheckedWindow:
     fm, pad, writes = _resolve_registers(core, instr, dst.dtype, p, sf, sp)
     spec, bank, conflicts = _prepare_v2_family(core, instr, instr, dst.memory.name, dst.dtype, p,
                                                (fm, core.regs.fmatrix_right), _V2_NAMES)
@@ -711,7 +712,7 @@ def _prepare_v2(core: CoreState, instr: str, dst: LocalTensor, p: LoadData3DPara
                    f"but fMatrixCtrl = true makes the load read the right bank; pass "
                    f"IsResetLoad3dConfig{{false, ...}} and SetFmatrix(..., FMATRIX_RIGHT) (the C++ API "
                    f"does the same; docs/divergences.md L24)",)
-    return _Prepared(spec, pad, writes, bank, tuple(conflicts), hazards)
+    return _CheckedWindow(spec, pad, writes, bank, tuple(conflicts), hazards)
 
 
 def load3d_v2(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2,
@@ -735,11 +736,11 @@ def load_data_with_stride(core: CoreState, dst: LocalTensor, src: LocalTensor, p
 
 
 def _registers_only(core: CoreState, instr: str, api: str, dst: LocalTensor, p, names: dict[str, str]
-                    ) -> _Prepared:
+                    ) -> _CheckedWindow:
     """v2Pro / BitMode: FMATRIX and PADDING always come from the registers; nothing is written."""
     spec, bank, conflicts = _prepare_v2_family(core, instr, api, dst.memory.name, dst.dtype, p,
                                                (core.regs.fmatrix_left, core.regs.fmatrix_right), names)
-    return _Prepared(spec, core.regs.padding, (None, None), bank, tuple(conflicts))
+    return _CheckedWindow(spec, core.regs.padding, (None, None), bank, tuple(conflicts))
 
 
 def load3d_v2pro(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV2Pro,
@@ -750,7 +751,7 @@ def load3d_v2pro(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadDat
     return _run(core, instr, dst, src, _key(core, instr, dst, src, p.key()), _prepare_v2pro, core, dst, p)
 
 
-def _prepare_v2pro(core: CoreState, dst: LocalTensor, p: LoadData3DParamsV2Pro) -> _Prepared:
+def _prepare_v2pro(core: CoreState, dst: LocalTensor, p: LoadData3DParamsV2Pro) -> _CheckedWindow:
     instr = "Load3Dv2Pro"
     for word in ("extConfig", "filterConfig"):  # uint64_t in C++ (doc: LoadData_3D.md 表5)
         checks.field(instr, word, getattr(p, word), 64, ctype="uint64_t")
@@ -782,7 +783,7 @@ def load3d_bitmode(core: CoreState, dst: LocalTensor, src: LocalTensor, bm: Load
     return _run(core, instr, dst, src, _key(core, instr, dst, src, bm.key()), _prepare_bitmode, core, dst, bm)
 
 
-def _prepare_bitmode(core: CoreState, dst: LocalTensor, bm: Load3DBitModeParam) -> _Prepared:
+def _prepare_bitmode(core: CoreState, dst: LocalTensor, bm: Load3DBitModeParam) -> _CheckedWindow:
     return _registers_only(core, "Load3DBitMode", "Load3DBitMode", dst, _BitModeView(bm), _BM_NAMES)
 
 
@@ -888,7 +889,7 @@ def load3d_v1(core: CoreState, dst: LocalTensor, src: LocalTensor, p: LoadData3D
 
 
 def _prepared_v1(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, p: LoadData3DParamsV1,
-                 sf: bool, sp: bool) -> Prepared:
+                 sf: bool, sp: bool) -> PreparedCall:
     cb = cpp_rejects("CheckLoadData3dv1Params")
 
     def r(name: str, value: object, lo: int, hi: int, basis: str = cb) -> int:
@@ -942,6 +943,7 @@ def _prepared_v1(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
             commit_load3d_registers(core, fm_w, pad_w)
     # the destination extent, arithmetically: repeat r writes fractal r * jumpStride (checked before the plan)
     last = (spec.repeatTime - 1) * spec.jumpStride + 1
-    return Prepared(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec), pad=pad,
+    return PreparedCall(instr, spec, units=lambda: plan_v1(spec).units, planner=partial(plan_v1, spec),
+                        pad=pad,
                     commit=commit, min_dst=last * R0 * spec.c0 * spec.bits // 8, wrap=32,
                     aligns=((1, 32, "src (L1)"), (0, 512, "dst (L0)")))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..machine.chips import ChipProfile, get_chip, memory_of
+from ..machine.chips import ChipProfile, get_chip, memory_name
 from ..machine.dtypes import DType, get_dtype
 
 FRACTAL_ROWS = 16  # "每个分形大小是16×16 ... 16×8 ... 16×32": every A-side fractal has 16 rows
@@ -112,7 +112,7 @@ def ref_load3d_v2(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
         l1H, l1W, padList = fmatrix_banks["right" if fMatrixCtrl else "left"]
     chip_p = get_chip(chip)
     dt = get_dtype(dtype)
-    mem = memory_of(dst_mem)
+    mem = memory_name(dst_mem)
     c0 = dt.c0
     fmap = np.asarray(fmap).ravel()
     out = np.array(dst_init, copy=True).ravel()
@@ -214,7 +214,7 @@ def ref_load3d_v1(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
     fractal, whatever the destination format (`chip`, `dst_mem` are accepted for symmetry only).
     """
     get_chip(chip)
-    memory_of(dst_mem)
+    memory_name(dst_mem)
     dt = get_dtype(dtype)
     c0 = dt.c0
     F = FRACTAL_ROWS

@@ -21,7 +21,7 @@ isBias (the C++ API sends `cmatrixInitVal && !isBias`):
 With the bias overload the bias TPosition decides the source (C2 -> true, CO1 -> false).
 
 How a call runs (DESIGN.md "one call boundary"; `ascsim.engine.boundary.run_call`): the key (variant, chip,
-operand memories and dtypes, the params' cached key, the accumulation mode) finds a `Prepared` call made
+operand memories and dtypes, the params' cached key, the accumulation mode) finds a `PreparedCall` call made
 by `validate` — one function for all three APIs, reading the per-API rules from `VARIANTS` — with the
 byte extents of every operand computed arithmetically from (m, k, n, layout). Per placement the boundary
 checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
@@ -89,7 +89,7 @@ from ..base.errors import (
     cpp_rejects,
     doc_forbids,
 )
-from ..engine.boundary import Extent, Prepared, cached, lookup, run_call
+from ..engine.boundary import Extent, PreparedCall, cached, lookup, run_call
 from ..engine.record import ExecReport
 from ..machine import checks
 from ..machine.dtypes import DType, decode, get_dtype
@@ -784,7 +784,7 @@ Extras = Callable[[MmadSpec], Sequence[tuple[Extent, int]]]
 
 def prepare(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParams,
             bias: LocalTensor | None, operands: Operands = mmad_operands, extras: Extras | None = None
-            ) -> Prepared:
+            ) -> PreparedCall:
     """Validate (raises on any refusal, so nothing is cached) and compile the call for the boundary."""
     spec = validate(v, core, c, a, b, p, bias)
     aligns: list[tuple] = [(0, 1024, v.align_names[0], v.align_basis)]
@@ -793,7 +793,7 @@ def prepare(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p:
     if bias is not None and bias.memory.name == "BT":
         aligns.append((3, 64, "bias (BT)", v.bias.align_basis))  # type: ignore[union-attr]
     if spec is None:
-        return Prepared(v.instr, aligns=aligns, run=_nop)
+        return PreparedCall(v.instr, aligns=aligns, run=_nop)
     m, n, k = spec.m, spec.n, spec.k
     adt, bdt, cdt = a.dtype, b.dtype, c.dtype
     a_end = _nbytes(last_offset(spec.a_layout, m, k, adt.c0, spec.a_pitch) + 1, adt.bits)
@@ -817,7 +817,7 @@ def prepare(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p:
                                  "isBias=false) initialises C to 0, so the bias is ignored; set "
                                  "cmatrixInitVal=false (CONCEPTS §9 Q32)"),)
     at = partial(_bias_not_read, v.instr) if bias is not None and spec.accumulate else None
-    return Prepared(v.instr, spec, extents=ext, aligns=aligns, run=_executor(spec, operands),
+    return PreparedCall(v.instr, spec, extents=ext, aligns=aligns, run=_executor(spec, operands),
                     counts=(_nbytes(m * n, cdt.bits), read, 0), warnings=warn,
                     notes=("M7",) if spec.f32 else (), hazards_at=at)
 

@@ -19,7 +19,7 @@ from functools import partial
 import numpy as np
 
 from ..base.errors import UnsupportedError, cpp_rejects
-from ..engine.boundary import RUN_CALL_BYTES, Extent, Prepared, copy_blocks, lookup, run_call
+from ..engine.boundary import RUN_CALL_BYTES, Extent, PreparedCall, copy_blocks, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan, run_units
 from ..engine.record import ExecReport
@@ -129,7 +129,7 @@ def load_data_mx(core: CoreState, dst: LocalTensor, src: LocalTensor, src_mx: Lo
 
 
 def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor, src_mx: LocalTensor,
-                 params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> Prepared:
+                 params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> PreparedCall:
     core.chip.check("Load2DMX", instr=instr)
     _check_types(core, instr, dst, src, src_mx)
     f = checks.field  # kernel_struct_mm.h LoadData2DMxParams member types
@@ -147,7 +147,7 @@ def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
               (0, DST_ALIGN[d_mem], f"dst ({d_mem})"))
     scales = spec if spec.xStep and spec.yStep else None
     if data is None and scales is None:
-        return Prepared(instr, aligns=aligns)
+        return PreparedCall(instr, aligns=aligns)
     extents: list[Extent] = []
     written = 0
     if data is not None:
@@ -165,7 +165,7 @@ def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
                            ((scales.xStart + last_x) * scales.srcStride + scales.yStart + scales.yStep)
                            * SCALE_UNIT, False, "srcMx")]
         written += scales.xStep * scales.yStep * SCALE_UNIT
-    prep = Prepared(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
+    prep = PreparedCall(instr, data, aligns=aligns, extents=extents, counts=(written, written, 0),
                     # the data half's gather: built on its first execution, charged to CALLS
                     units=None if data is None or not data.transpose else partial(units_v2, data, instr),
                     # the data move is what explain/draw show (the scales are its second part)
@@ -175,7 +175,7 @@ def _prepared_mx(core: CoreState, instr: str, dst: LocalTensor, src: LocalTensor
     return prep
 
 
-def _run_mx(prep: Prepared, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: CoreState,
+def _run_mx(prep: PreparedCall, data: Load2DV2Spec | None, scales: MxScaleSpec | None, core: CoreState,
             ops) -> None:
     dst, src = ops[0], ops[1]
     if data is not None and data.transpose:  # the squares' element moves, as one gather

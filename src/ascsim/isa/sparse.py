@@ -36,7 +36,7 @@ from functools import partial
 import numpy as np
 
 from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids
-from ..engine.boundary import Extent, Prepared, copy_blocks, lookup, run_call
+from ..engine.boundary import Extent, PreparedCall, copy_blocks, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
 from ..engine.record import ExecReport
@@ -215,7 +215,7 @@ def load_data_with_sparse(core: CoreState, dst: LocalTensor, src: LocalTensor, i
 
 def _prepared_load(core: CoreState, dst: LocalTensor, src: LocalTensor, idx: LocalTensor,
                    params: LoadData2DParams
-                   ) -> Prepared:
+                   ) -> PreparedCall:
     core.chip.check(LOAD, instr=LOAD)
     # LoadDataWithSparseImpl (asc-devkit kernel_operator_mm_base_impl.h, 2201): CheckTensorPhyPosition,
     # CheckTensorAlignment and enable_if<int8_t / uint8_t> — by memory: idx may be tagged A1 or B1 (P1)
@@ -239,10 +239,10 @@ def _prepared_load(core: CoreState, dst: LocalTensor, src: LocalTensor, idx: Loc
             basis=doc_forbids("LoadDataWithSparse.md 约束说明: 不支持转置功能", "D9"))
     aligns = ((0, 512, "dst (L0B)"), (1, 32, "src (L1)"), (2, 32, "idx (L1)"))
     if rep == 0:
-        return Prepared(LOAD, aligns=aligns)  # doc: repeatTimes = 0 is a NOP
+        return PreparedCall(LOAD, aligns=aligns)  # doc: repeatTimes = 0 is a NOP
     spec = SparseLoadSpec(start, rep)
     n = rep * (B_FRACTAL + IDX_FRACTAL)
-    return Prepared(LOAD, spec, planner=lambda: plan_sparse_load(spec)[0], aligns=aligns,
+    return PreparedCall(LOAD, spec, planner=lambda: plan_sparse_load(spec)[0], aligns=aligns,
                     extents=(Extent(0, 0, rep * B_FRACTAL, True, "destination"),
                              Extent(1, start * B_FRACTAL, (start + rep) * B_FRACTAL, False, "source"),
                              Extent(3, 0, rep * IDX_FRACTAL, True, "destination (sparse index buffer)"),

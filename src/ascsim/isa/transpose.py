@@ -42,7 +42,7 @@ import numpy as np
 
 from ..base.diagnostics import report_hazards
 from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot
-from ..engine.boundary import Extent, Prepared, lookup, run_call
+from ..engine.boundary import Extent, PreparedCall, lookup, run_call
 from ..engine.cache import PLANS
 from ..engine.plan import Plan
 from ..engine.record import ExecReport
@@ -219,7 +219,7 @@ def _report(hazard: str, core) -> list[str]:
     return [hazard]
 
 
-def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Prepared:
+def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> PreparedCall:
     """Everything that depends only on the call's static shape: checks, the fractal walk, its extents
     (arithmetic: no plan is built) and the overlap hazard to report on every call."""
     dt = dst.dtype
@@ -232,7 +232,7 @@ def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Pre
     spec = _walk(v2, fields, dt.bits)
     aligns = ((0, 512, "dst (L0)"), (1, 32, "src (L1)"))
     if spec is None:
-        return Prepared(INSTR, aligns=aligns)
+        return PreparedCall(INSTR, aligns=aligns)
     n_f = GEOMETRY[spec.bits][0]
     # b16 square units (T1); addrMode down (T3); overlapping outputs in program order (T9)
     notes = [row for row, on in (("T1", not v2 and spec.bits == 16 and (fields[0] or fields[2] != 1)),
@@ -247,7 +247,7 @@ def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Pre
     src_hi = spec.first + max(0, last * spec.step) + (n_f - 1) * spec.frac_step
     n = spec.repeat * n_f * 512
     sq = _Squares(spec)
-    prep = Prepared(INSTR, spec, planner=partial(plan_transpose, spec), aligns=aligns, notes=notes,
+    prep = PreparedCall(INSTR, spec, planner=partial(plan_transpose, spec), aligns=aligns, notes=notes,
                     warnings=(partial(_report, hazard),) if hazard else (),
                     extents=(Extent(0, 0, dst_end, True, "destination"),
                              Extent(1, src_lo * 512, (src_hi + 1) * 512, False, "source")),

@@ -31,7 +31,7 @@ __all__ = [
     "ChipProfile",
     "format_chips_table",
     "get_chip",
-    "memory_of",
+    "memory_name",
     "support_matrix",
 ]
 
@@ -76,8 +76,9 @@ API_KEYS: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def memory_of(name: str) -> str:
-    """Map a memory name or a TPosition name (case-insensitive) to the memory name."""
+def memory_name(name: str) -> str:
+    """The memory a name stands for, given as a memory (L0A) or a TPosition (A2), case-insensitive — the
+    chip tables' lenient reading (`machine.memory.memory_of` takes TPosition names only, as C++ does)."""
     key = name.strip().upper()
     if key in MEMORIES:
         return key
@@ -194,8 +195,8 @@ class ChipProfile:
 
     # ---------------------------------------------------------------- queries
     def _select_paths(self, sup: ApiSupport, src: str | None, dst: str | None) -> dict[Path, frozenset[str]]:
-        s = memory_of(src) if src is not None else None
-        d = memory_of(dst) if dst is not None else None
+        s = memory_name(src) if src is not None else None
+        d = memory_name(dst) if dst is not None else None
         return {p: ds for p, ds in sup.paths.items() if (s is None or p[0] == s) and (d is None or p[1] == d)}
 
     def supports(
@@ -266,8 +267,8 @@ class ChipProfile:
             return
         sel = self._select_paths(sup, src, dst)
         if not sel:
-            want = f"{memory_of(src) if src else '*'}->{memory_of(dst) if dst else '*'}"
-            path = (memory_of(src), memory_of(dst)) if src and dst else None
+            want = f"{memory_name(src) if src else '*'}->{memory_name(dst) if dst else '*'}"
+            path = (memory_name(src), memory_name(dst)) if src and dst else None
             raise UnsupportedError(
                 f"{tag}: path {want} is not supported by {api} on {self.name}; "
                 f"supported: {', '.join(_fmt_path(p) for p in sup.paths)}",
@@ -296,7 +297,7 @@ class ChipProfile:
         sup = self.apis.get(api)
         if sup is None or not sup.conflicts:
             return None
-        if dtype in sup.conflicts.get((memory_of(src), memory_of(dst)), ()):
+        if dtype in sup.conflicts.get((memory_name(src), memory_name(dst)), ()):
             return sup.conflict_rule, sup.conflict_row
         return None
 
@@ -305,8 +306,8 @@ class ChipProfile:
         sup = self.apis.get(api)
         if sup is None:
             return False
-        d = memory_of(dst)
-        s = memory_of(src) if src is not None else None
+        d = memory_name(dst)
+        s = memory_name(src) if src is not None else None
         return any(dtype in ds for p, ds in sup.transpose.items() if p[1] == d and (s is None or p[0] == s))
 
     def check_transpose(self, api: str, dtype: str, dst: str, src: str | None = None,
@@ -314,7 +315,7 @@ class ChipProfile:
         """Raise UnsupportedError if the transpose flag is not valid for ``dtype`` into ``dst``."""
         if self.can_transpose(api, dtype, dst, src):
             return
-        d = memory_of(dst)
+        d = memory_name(dst)
         allowed: set[str] = set()
         sup = self.apis.get(api)
         if sup is not None:

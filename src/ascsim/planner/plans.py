@@ -1,4 +1,4 @@
-"""`plan_matmul` / `plan_conv2d`: search, then hold the winner as a `Plan` — its program (the calls), its
+"""`plan_matmul` / `plan_conv2d`: search, then hold the winner as a `TilePlan` — its program (the calls), its
 cost, the reasons for each choice, and the means to run and verify it."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Verification:
 
 
 @dataclass
-class Plan:
+class TilePlan:
     """A chosen plan: the problem, the winning `Choice`, its loop nest (`gemm`), estimated cost, reasons."""
     problem: MatmulProblem | ConvProblem
     choice: Choice
@@ -227,8 +227,8 @@ def _check_tiles(instr: str, tiles, dims: tuple[int, int, int], step: tuple[int,
 @lru_cache(maxsize=64)
 def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "auto",
                 tiles: tuple[int, int, int] | None = None, objective: str = "balanced",
-                instr: str = "plan matmul", tile_step: int | None = None) -> Plan:
-    """Search the tilings and loads of a matmul (planner.search) and return the cheapest `Plan`.
+                instr: str = "plan matmul", tile_step: int | None = None) -> TilePlan:
+    """Search the tilings and loads of a matmul (planner.search) and return the cheapest `TilePlan`.
 
     a_load / b_load force a load ("load2d", "transpose", "load3d", "load2dv2"); tiles force (mt, nt, kt)
     (multiples of `tile_step`, default the dtype's granularity, or >= the whole dimension)."""
@@ -251,15 +251,16 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
     n = s.evaluated  # before the reasons price the alternatives
     reasons = [s.load_reasons("a", p.a_trans, ch.a_load, ch), s.load_reasons("b", p.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return Plan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
 
 
 @lru_cache(maxsize=64)
 def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = None,
                 objective: str = "balanced", instr: str = "plan conv2d", b_load: str = "auto",
-                weights: str = "auto") -> Plan:
+                weights: str = "auto") -> TilePlan:
     """Search the tilings, channel padding, weight layout and B load of a conv2d and return the cheapest
-    `Plan`. tiles force (mt, nt, kt) (multiples of 16, 32, 32 or >= the whole dimension); weights forces the
+    `TilePlan`. tiles force (mt, nt, kt) (multiples of 16, 32,
+                                          32 or >= the whole dimension); weights forces the
     GM weight layout ("b": K x Cout, "bt": Cout x K)."""
     p = problem
     s = ConvSearch(p, objective, instr)
@@ -294,10 +295,10 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     reasons = [_channel_reason(s, ch), _weights_reason(s, ch, layouts),
                s.load_reasons("b", ch.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return Plan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
 
 
-def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> Plan:
+def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> TilePlan:
     """The plan of one given point of the search space (no search): tests and docs use it to run a
     particular blocking. Raises ParamRangeError when it does not fit the memories."""
     instr = "plan"
@@ -310,7 +311,7 @@ def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: st
     over = s.fits(g)
     if over is not None:
         raise ParamRangeError(f"{instr}: {choice} overflows {over}")
-    return Plan(problem, choice, g, g.cost(), ["the choice was given by the caller"], objective, 1,
+    return TilePlan(problem, choice, g, g.cost(), ["the choice was given by the caller"], objective, 1,
                 s.l1_regions(g))
 
 
@@ -379,7 +380,7 @@ def _kb(n: int) -> str:
     return f"{n / 1024:,.1f} KB" if n >= 1024 else f"{n} B"
 
 
-def measured(plan: Plan, v: Verification) -> dict[str, int]:
+def measured(plan: TilePlan, v: Verification) -> dict[str, int]:
     """Bytes each category's calls wrote in the verification run (ExecReport.bytes_written)."""
     out: dict[str, int] = Counter()
     for call, rep in zip(plan.program.calls, v.reports, strict=True):
@@ -399,7 +400,7 @@ def category(call) -> str:
     return "l1_l0a" if call.dst_mem == "L0A" else "l1_l0b"
 
 
-def format_report(plan: Plan, v: Verification | None = None) -> str:
+def format_report(plan: TilePlan, v: Verification | None = None) -> str:
     ch, g, cost = plan.choice, plan.gemm, plan.cost
     prog = plan.program
     lines = [f"ascsim plan: {plan.problem.describe()} on {plan.chip.name}",
