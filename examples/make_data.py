@@ -11,7 +11,8 @@ noted):
 * conv2d.toml:  conv_x (Cin 16, H 6, W 6) half; conv_w (Cout 16, Cin 16, 3, 3) half (the torch
   weight, for the test); conv_b (N 16, 1, K 144): B^T as a Load3D feature map — B is K x N with
   K = Cin*Kh*Kw in img2col column order (kh, kw, c) for one channel group (LoadData_3D.md
-  数据格式说明; CONCEPTS §3.1), stored with l1H = 1, l1W = K, channelSize = N (CONCEPTS §3.9).
+  数据格式说明; docs/load3d.md "The img2col matrix"), stored with l1H = 1, l1W = K, channelSize = N
+  (docs/load3d.md "The 2-D use: loading an Nz matrix").
 * matmul.toml:  mm_a (32 x 48) half, mm_b (48 x 32) half, both plain ND row-major (GM).
 * sparse_matmul.toml:  sp_a (32 x 64) int8; sp_b (64 x 32) int8 with at most 2 nonzeros in every
   group of 4 rows (the original weights, for the test); sp_b_dense (32 x 32) and sp_idx (256 packed

@@ -1,6 +1,5 @@
-"""Every data-movement family through the one call boundary (ascsim.engine.boundary, DESIGN "one call
-boundary for
-every instruction"; issues 8 and 9): a cold call (nothing cached) and a warm one (prepared call cached,
+"""Every data-movement family through the one call boundary (ascsim.engine.boundary, docs/architecture.md
+"The call boundary"; issues 8 and 9): a cold call (nothing cached) and a warm one (prepared call cached,
 placement cached) write the same bytes and the same record; the record's byte ranges (`writes` /
 `reads`, what the sync checker reads) cover every byte the call changed and only the operands' extents;
 the element plan a report rebuilds on demand, run by the generic plan executor, gives the bytes the fast

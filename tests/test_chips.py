@@ -92,7 +92,7 @@ def test_get_chip_passthrough_and_unknown() -> None:
 
 
 def test_formats() -> None:
-    # doc: LoadData_3D.md dst_layout (A2/A3 ZZ, 950 NZ; L0B ZN); CONCEPTS §1
+    # doc: LoadData_3D.md dst_layout (A2/A3 ZZ, 950 NZ; L0B ZN); docs/layouts.md "Memories"
     assert get_chip("a2").l0a_format == "ZZ"
     assert get_chip("a3").l0a_format == "ZZ"
     assert get_chip("950").l0a_format == "NZ"
@@ -103,7 +103,7 @@ def test_formats() -> None:
 
 @pytest.mark.parametrize("chip", ["a2", "a3"])
 def test_memory_sizes_a2a3(chip: str) -> None:
-    # CONCEPTS §1 table
+    # docs/layouts.md "Memories" table
     m = get_chip(chip).memory_sizes
     assert m["L1"] == 512 * KB and m["L0A"] == 64 * KB and m["L0B"] == 64 * KB
     assert m["L0C"] == 128 * KB and m["BT"] == 1 * KB and m["FB"] == 2 * KB
@@ -112,7 +112,7 @@ def test_memory_sizes_a2a3(chip: str) -> None:
 
 
 def test_memory_sizes_950() -> None:
-    # CONCEPTS §1 table
+    # docs/layouts.md "Memories" table
     m = get_chip("950").memory_sizes
     assert m["L1"] == 512 * KB and m["L0A"] == 64 * KB and m["L0B"] == 64 * KB
     assert m["L0C"] == 256 * KB and m["BT"] == 4 * KB and m["FB"] == 4 * KB

@@ -2,7 +2,7 @@
 fixed
 fuzz signature, named for what it guards. Each builds the smallest call that used to escape as a
 non-AscsimError (or to give a silent wrong answer) and pins the start of the refusal, or the value the
-hardware would see (references: the C++ parameter types, number-formats.md's bit patterns via numpy)."""
+hardware would see (references: the C++ parameter types, number_formats.md's bit patterns via numpy)."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def test_pad_value_too_large_for_any_float_is_refused():
     ],
 )
 def test_pad_pattern_is_the_bit_pattern_of_the_value(dtype, value, bits):
-    """Reference: numpy / ml_dtypes encode the same value (number-formats.md)."""
+    """Reference: numpy / ml_dtypes encode the same value (docs/number_formats.md)."""
     assert pad_pattern(dtype, value) == bits
     ref = np.asarray([value]).astype(get_dtype(dtype).value_dtype).view(get_dtype(dtype).raw_dtype)[0]
     assert int(ref) == bits

@@ -1,6 +1,6 @@
 """DataCopy GM->L1 (plain, ND2NZ, DN2NZ) and Fixpipe L0C->GM (NZ2ND, NZ2NZ, NZ2DN).
 
-References: numpy written from the doc formulas (CONCEPTS §8; DataCopy（GMToL1…）.md 表3, NZ2ND.md,
+References: numpy written from the doc formulas (docs/gm_copies.md; DataCopy（GMToL1…）.md 表3, NZ2ND.md,
 NZ2NZ.md, NZ2DN.md), the docs' worked examples, ascsim.layouts converters, and numpy / ml_dtypes
 round-to-nearest-even casts for quantPre F322F16 / F322BF16.
 """
@@ -443,7 +443,7 @@ def test_fixpipe_nz2nd_doc_example_950():
 
 
 def test_fixpipe_nz2nd_doc_example_v220_unit_reading():
-    """V220 srcNdStride is in 16*C0_Size (表4, CONCEPTS §9 Q34): the doc example's 256 then points 256 KB
+    """V220 srcNdStride is in 16*C0_Size (表4, divergences.md C4): the doc example's 256 then points 256 KB
     into a 128-KB L0C, which ascsim reports as out of bounds."""
     core = Core("a2")
     src = core.tensor("CO1", "float", 6144, data=np.arange(6144, dtype=np.float32))

@@ -461,7 +461,7 @@ def test_v1_fields_and_cast(tmp_path: Path) -> None:
 
 
 def test_v2_literal_line(tmp_path: Path) -> None:
-    """Booleans print as true/false and padValue as a cast to T, in constructor order (CONCEPTS §3.3)."""
+    """Booleans print as true/false and padValue as a cast to T, in constructor order (docs/load3d.md)."""
     text = step_to_cpp(load_scenario(_write_case(tmp_path, "v2")), 0)
     decl = [ln for ln in text.splitlines() if ln.startswith("AscendC::LoadData3DParamsV2")][0]
     want = ("AscendC::LoadData3DParamsV2<bfloat16_t> params{padList, 6, 7, 16, 48, 32, 16, 3, 2, 1, 3, 1, 1, "

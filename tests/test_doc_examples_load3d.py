@@ -9,7 +9,7 @@ seeds 000 / 001.
 Oracles are written here from the doc text only (never from ascsim's code):
 - img2col (LoadData_3D.md 数据格式说明): the filter slides Wo steps along W, then one step along H; row
   m = ho*Wo + wo; a row lists, per kernel point (kh, kw; kw fastest), the Ci values of that point. With
-  several C0 groups the group is the outermost column index (CONCEPTS §3.1, pseudocode load3d.py; the
+  several C0 groups the group is the outermost column index (docs/load3d.md, pseudocode load3d.py; the
   doc narrative only has Ci < C0).
 - fractal layouts (关键分形格式详解.md): Zz (M1,K1,M0,K0), Nz (N1,M1,M0,N0), Zn (K1,N1,N0,K0), by the
   page's own pad -> reshape -> transpose formulas; NC1HWC0 as "C split into C1 parts of C0".

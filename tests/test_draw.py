@@ -115,7 +115,7 @@ def test_svg_fractal_shapes_match_provenance(kind):
 
 def test_load3d_groups_cover_the_window():
     """kStartPt 32 with C0 16, Kh = Kw = 2: the window's columns 32..127 are the C0 blocks of
-    (c1, kh, kw) = (0,1,0), (0,1,1), then the packed tail group (2, ...) (CONCEPTS §3.1 column order)."""
+    (c1, kh, kw) = (0,1,0), (0,1,1), then the packed tail group (2, ...) (docs/load3d.md column order)."""
     run = run_scenario(load_scenario(scenario("load3d", LOAD3D)))
     keys = set(group_colours(run, 0))
     assert {(0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)} <= keys
@@ -138,7 +138,8 @@ def test_bad_output_suffix(capsys):
 
 
 def test_local_tensor_html_is_capped():
-    """`ascsim.view.tensor_html` (LocalTensor itself keeps a text repr, DESIGN "Growing the house")."""
+    """`ascsim.view.tensor_html` (LocalTensor itself keeps a text repr, docs/architecture.md
+    "Pictures import downward")."""
     from ascsim.view.history import tensor_html
 
     run = run_scenario(load_scenario(scenario("load2d", LOAD2D)))

@@ -1,4 +1,4 @@
-"""Tests of ascsim.machine.dtypes against the tables of shared/reference/number-formats.md and
+"""Tests of ascsim.machine.dtypes against the tables of docs/number_formats.md and
 ml_dtypes/en_dtypes."""
 # The references (ml_dtypes/numpy casts) warn on NaN/overflow casts; those are expected here.
 
@@ -111,7 +111,7 @@ def test_hif8_encode_cast_round(x: float, code: int) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.floats(allow_nan=False, width=32))
 def test_hif8_encoder_matches_en_dtypes_outside_underflow(x: float) -> None:
-    if abs(x) < 2.0**-22:  # en_dtypes' underflow threshold differs from [S4] (see dtypes.py note)
+    if abs(x) < 2.0**-22:  # en_dtypes' underflow threshold differs from hif8.py (see dtypes.py note)
         return
     ref = int(np.array([x], np.float32).astype(en_dtypes.hifloat8).view(np.uint8)[0])
     assert D.pad_pattern(D.HIFLOAT8, x) == ref

@@ -168,7 +168,7 @@ def _zz16x2(s: np.ndarray) -> np.ndarray:
 
 
 def test_mx_matmul_equals_numpy(runs) -> None:
-    """number-formats §9: C = sum_k A[m,k] 2^(SA[m,k//32]-127) * B[k,n] 2^(SB[k//32,n]-127)."""
+    """docs/number_formats.md §9: C = sum_k A[m,k] 2^(SA[m,k//32]-127) * B[k,n] 2^(SB[k//32,n]-127)."""
     a, b = data("mx_a"), data("mx_b")
     sa, sb = data("mx_sa").astype(np.float64), data("mx_sb").astype(np.float64)
     ref = (a * np.exp2(np.repeat(sa, 32, axis=1) - 127)) @ (b * np.exp2(np.repeat(sb, 32, axis=0) - 127))

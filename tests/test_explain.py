@@ -1,10 +1,10 @@
 """`ascsim explain`: provenance checked against independent formulas and against the bytes.
 
 The Load3D reference here is written from the doc formulas, not from ascsim's plan:
-img2col (LoadData_3D.md 表4; CONCEPTS §3.1): W[m][k] = X[c, h, w] with m = ho*Wo + wo,
+img2col (LoadData_3D.md 表4; docs/load3d.md "The img2col matrix"): W[m][k] = X[c, h, w] with m = ho*Wo + wo,
 k = ((c1*Kh + kh)*Kw + kw)*C0 + c0 (packed tail group: ((kh*Kw + kw)*T + c)), h = ho*strideH +
 kh*dilationH - padTop, w = wo*strideW + kw*dilationW - padLeft, padValue outside the map;
-destination layouts (CONCEPTS §3.2): A2 L0A Zz(Wsel) / Zz(Wsel^T), L0B and 950 Nz(Wsel^T) / Nz(Wsel)
+destination layouts (docs/load3d.md): A2 L0A Zz(Wsel) / Zz(Wsel^T), L0B and 950 Nz(Wsel^T) / Nz(Wsel)
 with the dense column stride; each inverted below by hand (fractal index -> fractal row/column).
 """
 
@@ -56,7 +56,7 @@ def load3d_cases(draw):
     c0 = 32 // SIZE[dtype]
     dst_pos = draw(st.sampled_from(["A2", "B2"]))
     if dtype == "int8_t":
-        # b8 to L0B / transposed: unsupported on A2, whole 32-row squares on 950 (CONCEPTS §3.2); the
+        # b8 to L0B / transposed: unsupported on A2, whole 32-row squares on 950 (docs/load3d.md); the
         # strategy keeps b8 on the plain L0A path
         dst_pos = "A2"
     transpose = draw(st.booleans()) if dtype != "int8_t" and dst_pos == "A2" else False
@@ -80,7 +80,7 @@ def load3d_cases(draw):
     m_room = m_total - m_start
     m_ext = draw(st.sampled_from(sorted({m_room, *(16 * j for j in range(1, m_room // 16 + 1))})))
     if transpose and dtype == "float" and chip == "a2":
-        assume(m_ext % 16 == 0)  # CONCEPTS §3.2 b32 Zz(Wsel^T) is stated for whole 16-row groups
+        assume(m_ext % 16 == 0)  # docs/load3d.md b32 Zz(Wsel^T) is stated for whole 16-row groups
     pad_value = draw(st.integers(-8, 8))
     return dict(chip=chip, dtype=dtype, dst_pos=dst_pos, transpose=transpose, channels=channels, H=l1h,
                 W=l1w, pads=pads, sw=sw, sh=sh, kw=kw, kh=kh, dw=dw, dh=dh, k_start=k_start, k_ext=k_ext,
@@ -108,7 +108,7 @@ def load3d_doc(case: dict) -> dict:
 
 
 def expected_layout(case: dict) -> tuple[str, bool]:
-    """(Zz | Nz, transposed) from the CONCEPTS §3.2 table."""
+    """(Zz | Nz, transposed) from the docs/load3d.md destination table."""
     if case["dst_pos"] == "B2":
         return "Nz", True  # Zn(Wsel) = Nz(Wsel^T), enTranspose ignored
     if case["chip"] == "a2":
@@ -233,7 +233,7 @@ def test_load3d_provenance_matches_doc_formula(case, data):
 
 
 def nz_coords(f: int, ir: int, ic: int, rows: int, c0: int) -> tuple[int, int]:
-    """Nz (CONCEPTS §2): fractal f is row block f % R1, column block f // R1."""
+    """Nz (docs/layouts.md): fractal f is row block f % R1, column block f // R1."""
     r1 = cdiv(rows, 16)
     return (f % r1) * 16 + ir, (f // r1) * c0 + ic
 
@@ -324,7 +324,7 @@ def test_transpose_provenance():
 
 
 def test_overlap_is_reported_and_last_write_wins():
-    """LoadData2Dv2 with dstStride < mStep: the next column overwrites the overflow (CONCEPTS §9 Q13)."""
+    """LoadData2Dv2 with dstStride < mStep: the next column overwrites the overflow (divergences.md D4)."""
     doc = {"chip": "ascend950", "tensors": {
         "a": {"position": "A1", "dtype": "half", "shape": [32, 32], "layout": "nz", "init": "arange"},
         "o": {"position": "A2", "dtype": "half", "length": 2048}},
@@ -358,7 +358,7 @@ def test_cli_explain_one_element(capsys):
                 pads=[1, 1, 1, 1], sw=1, sh=1, kw=2, kh=2, dw=1, dh=1, k_start=0, k_ext=64, m_start=0,
                 m_ext=16, pad_value=3, seed=1)
     path = write_scenario("cli", load3d_doc(case))
-    # CONCEPTS §3.1 worked example: W[5][37] = (ho 1, wo 1; c1 0, kh 1, kw 0, c0 5) reads X(c 5, h 1, w 0).
+    # docs/load3d.md example: W[5][37] = (ho 1, wo 1; c1 0, kh 1, kw 0, c0 5) reads X(c 5, h 1, w 0).
     # Zz with K' = 64: fractal (0, 37 // 16 = 2), inner (5, 5) -> offset 2*256 + 5*16 + 5.
     assert main(["explain", str(path), "--step", "0", "--dst", str(2 * 256 + 5 * 16 + 5)]) == 0
     out = capsys.readouterr().out
@@ -383,7 +383,8 @@ def test_plan_repr_counts():
     pads = sum(not img2col_source(case, m, k)["inside"] for m in range(16) for k in range(64))
     assert text.startswith("<Plan Load3Dv2 b16: 1024 elements") and f", {pads} pad, 4 fractals" in text
     assert "\n" not in text
-    # Plans keep a text repr only: pictures belong above draw/explain (DESIGN "Growing the house")
+    # Plans keep a text repr only: pictures belong above draw/explain (docs/architecture.md "Pictures
+    # import downward")
     assert not hasattr(plan, "_repr_html_") and not hasattr(plan, "_repr_svg_")
 
 

@@ -3,8 +3,8 @@
 Each reference is built from the kernel's inputs only, with layouts written from their doc definitions:
 NC1HWC0 (数据格式: C split into C1 groups of C0 = 32 B / sizeof(half)), the img2col column order of
 LoadData_3D.md (channel group, kh, kw, channel in group), the 4:2 densification and index packing of
-辅助矩阵分形格式详解.md (helpers of tests/test_doc_examples_2d.py) and the MX formula of number-formats §9
-(tests/test_mx.py).
+辅助矩阵分形格式详解.md (helpers of tests/test_doc_examples_2d.py) and the MX formula of
+docs/number_formats.md §9 (tests/test_mx.py).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Fractal layouts (Zz, Nz, Zn) and feature-map layouts (NC1HWC0, the Load3D L1 layout).
 
-References: CONCEPTS §2 (offset table, identities, worked examples), citing
+References: docs/layouts.md (offset formulas, identities, worked examples), citing
 矩阵计算分形介绍/关键分形格式详解.md;
-/tmp/sem.md §1 for the Load3D channel tail. The naive offset functions below are written from those
+docs/divergences.md L5 for the Load3D channel tail. The naive offset functions below are written from those
 formulas with plain integer arithmetic; the converters are checked against them and by round trips.
 """
 
@@ -36,7 +36,7 @@ from ascsim.machine.layouts import (
 C0S = [8, 16, 32, 64]  # b32, b16, b8, b4
 
 
-# ---- naive references (CONCEPTS §2 offset table) ---------------------------------------------------------
+# ---- naive references (docs/layouts.md offset formulas) --------------------------------------------------
 
 
 def ref_zz(r: int, c: int, cols: int, c0: int) -> int:
@@ -55,7 +55,7 @@ def ref_zn(k: int, n: int, n_cols: int, k0: int) -> int:
 
 
 def test_worked_example_float_20x20() -> None:
-    """CONCEPTS §2: float X 20x20 (R1 = 2, C1 = 3): (17, 10) is at 522 in Zz and 394 in Nz."""
+    """docs/layouts.md: float X 20x20 (R1 = 2, C1 = 3): (17, 10) is at 522 in Zz and 394 in Nz."""
     assert zz_offset(17, 10, 20, 8) == 522
     assert nz_offset(17, 10, 20, 8) == 394
     x = np.arange(400, dtype=np.float32).reshape(20, 20)
@@ -64,7 +64,7 @@ def test_worked_example_float_20x20() -> None:
 
 
 def test_worked_example_half_b_40x20() -> None:
-    """CONCEPTS §2: half B 40x20 (K1 = 3, N1 = 2): (k 20, n 17) is at 788 in Zn; B^T(17, 20) at 788 in Nz."""
+    """layouts.md: half B 40x20 (K1 = 3, N1 = 2): (k 20, n 17) is at 788 in Zn; B^T(17, 20) at 788 in Nz."""
     assert zn_offset(20, 17, 20, 16) == 788
     assert nz_offset(17, 20, 20, 16, 2) == 788
     b = np.arange(800, dtype=np.float16).reshape(40, 20)
@@ -72,7 +72,7 @@ def test_worked_example_half_b_40x20() -> None:
 
 
 def test_worked_example_nc1hwc0() -> None:
-    """CONCEPTS §2: half, C = 20, H = 2, W = 3: (n 0, c 18, h 1, w 2) -> 178."""
+    """docs/layouts.md NC1HWC0: half, C = 20, H = 2, W = 3: (n 0, c 18, h 1, w 2) -> 178."""
     assert nc1hwc0_offset(18, 1, 2, 2, 3, 16) == 178
     x = np.arange(20 * 6, dtype=np.int32).reshape(1, 20, 2, 3)
     assert nchw_to_nc1hwc0(x, 16).ravel()[178] == x[0, 18, 1, 2]
@@ -148,7 +148,7 @@ def test_nd_zn_round_trip(shape) -> None:
 @settings(max_examples=60, deadline=None)
 @given(shapes)
 def test_zn_equals_nz_of_transpose(shape) -> None:
-    """CONCEPTS §2 identity: Zn(B) is byte-identical to Nz(B^T) with column stride N1 = ceil(N/16)."""
+    """docs/layouts.md identity: Zn(B) is byte-identical to Nz(B^T) with column stride N1 = ceil(N/16)."""
     k, n, k0 = shape
     b = _matrix(k, n)
     np.testing.assert_array_equal(nd_to_zn(b, k0), nd_to_nz(b.T, k0, stride=cdiv(n, 16)))
@@ -157,7 +157,7 @@ def test_zn_equals_nz_of_transpose(shape) -> None:
 @settings(max_examples=60, deadline=None)
 @given(shapes)
 def test_zz_is_nz_with_fractals_reordered(shape) -> None:
-    """CONCEPTS §2: Zz(X) is Nz(X) with the fractal order changed from column-major to row-major."""
+    """docs/layouts.md: Zz(X) is Nz(X) with the fractal order changed from column-major to row-major."""
     rows, cols, c0 = shape
     x = _matrix(rows, cols)
     r1, c1 = cdiv(rows, 16), cdiv(cols, c0)
@@ -183,13 +183,13 @@ def test_nchw_nc1hwc0_round_trip(n: int, c: int, h: int, w: int, c0: int) -> Non
     assert y.shape == (n, cdiv(c, c0), h, w, c0)
     np.testing.assert_array_equal(nc1hwc0_to_nchw(y, c), x)
     flat = y.reshape(n, -1)
-    for ci in range(c):  # CONCEPTS §2: (((n*C1 + c//C0)*H + h)*W + w)*C0 + c%C0, per image
+    for ci in range(c):  # layouts.md: (((n*C1 + c//C0)*H + h)*W + w)*C0 + c%C0, per image
         assert flat[n - 1][nc1hwc0_offset(ci, h - 1, w - 1, h, w, c0)] == x[n - 1, ci, h - 1, w - 1]
     assert (flat == 0).sum() == n * (cdiv(c, c0) * c0 - c) * h * w  # only the padded channels are fill
 
 
 def ref_fmap_offset(c: int, h: int, w: int, channels: int, height: int, width: int, c0: int) -> int:
-    """sem.md §1: whole C0 groups in NC1HWC0, then one packed tail group of rem channels per pixel."""
+    """divergences L5: whole C0 groups in NC1HWC0, then one packed tail group of rem channels per pixel."""
     rem = channels % c0
     full = channels - rem
     if c < full:

@@ -496,7 +496,7 @@ def test_v2_doc_call_example_m40_k70() -> None:
 @pytest.mark.parametrize("dst_mem", ["L0A", "L0B"])
 def test_v2_transposed_is_nz_of_window_transpose(dtype: str, m_step: int, k_step: int, dst_mem: str) -> None:
     """转置场景: the window R of the source lands as Nz(R^T), fractal columns dstStride apart; for L0B that
-    is Zn(R) (CONCEPTS §4.2)."""
+    is Zn(R) (docs/load2d.md, LoadData2DParamsV2)."""
     dt = get_dtype(dtype)
     c0 = dt.c0
     core = Core("ascend950")

@@ -4,7 +4,7 @@ no partial write (every memory byte-identical, registers unchanged) after the fa
 Rules come from LoadData_3D.md (表3 v1, 表4 v2, 表5 v2Pro, 约束说明), LoadData_3D_BitMode.md / seed 000
 (表4/表5), seed 001, 矩阵搬入辅助配置接口/{SetFmatrix, SetLoadDataPaddingValue, SetLoadDataRepeat,
 SetLoadDataRepeatWithStride, SetLoadDataBoundary}.md and 矩阵计算输入搬运约束.md (对齐约束); the chosen
-semantics are /tmp/sem.md = CONCEPTS §3. Each row's id names the rule; its comment cites the doc.
+semantics are docs/load3d.md and docs/divergences.md. Each row's id names the rule; its comment cites the doc.
 """
 
 from __future__ import annotations
@@ -616,7 +616,7 @@ CASES = [
         r"^Load3Dv2: reads 512 B from A1@0x0, past the source LocalTensor \(256 B\)",
         strict=True,
     ),
-    # ---- 950: dstStride and b8 squares (SetLoadDataRepeat 表2; 约束说明 id39; CONCEPTS §3.2) -------------
+    # ---- 950: dstStride and b8 squares (SetLoadDataRepeat 表2; 约束说明 id39; docs/load3d.md) -----------
     Case(
         "950-dstStride-too-small-L0A",
         "950",
@@ -1159,7 +1159,7 @@ ACCEPTED = [
     ("mExtension-b32-no-multiple", "a2", load_v2("float", l1H=8, mExtension=8, fmap_kw={"h": 8})),
     ("M-window-past-Ho*Wo", "a2", load_v2(mStartPt=16, mExtension=16)),
     ("mStartPt-unaligned", "a2", load_v2(l1H=8, mStartPt=3, mExtension=16, fmap_kw={"h": 8})),
-    # b32 transposed footprint is M' x align(K', 16) = 16 x 80 (CONCEPTS §3.2), so declare that much
+    # b32 transposed footprint is M' x align(K', 16) = 16 x 80 (docs/load3d.md), so declare that much
     (
         "enTranspose-ignored-for-L0B-int32",
         "a2",
@@ -1294,7 +1294,7 @@ def test_unset_fmatrix_nop_is_an_error_in_strict_mode() -> None:
 def _b32_l0b(core: Core, x: np.ndarray):
     """float C=24, 1x16 map, 1x1 kernel: W is 16 x 24 (W[m][k] = x[k, 0, m]); dst declared M'*K' = 384."""
     src = core.tensor("B1", "float", x.size)
-    # NC1HWC0 with C0 = 8 written straight from the definition (CONCEPTS §2 NC1HWC0).
+    # NC1HWC0 with C0 = 8 written straight from the definition (docs/layouts.md NC1HWC0).
     src.write(x.reshape(3, 8, 1, 16).transpose(0, 2, 3, 1).ravel())
     dst = core.tensor("B2", "float", 16 * 24)
     p = v2(
@@ -1312,7 +1312,7 @@ def _b32_l0b(core: Core, x: np.ndarray):
 
 
 def test_b32_l0b_footprint_warns_and_writes() -> None:
-    """CONCEPTS §3.2 b32 rule: footprint M'*Kp (Kp = 32) exceeds a LocalTensor of M'*K' elements."""
+    """docs/load3d.md b32 rule: footprint M'*Kp (Kp = 32) exceeds a LocalTensor of M'*K' elements."""
     core = Core("a2")
     x = np.arange(24 * 16, dtype=np.float32).reshape(24, 1, 16)
     dst, src, p = _b32_l0b(core, x)
@@ -1323,12 +1323,12 @@ def test_b32_l0b_footprint_warns_and_writes() -> None:
     ):
         core.load_data(dst, src, p)
     l0b = core.memories["L0B"].data.view(np.float32)
-    # CONCEPTS §3.2 worked example: M' = 16, K' = 24 -> W[9][20] lands at element 417 (past the tensor).
+    # docs/load3d.md example: M' = 16, K' = 24 -> W[9][20] lands at element 417 (past the tensor).
     assert l0b[417] == x[20, 0, 9]
     for m in range(16):  # L0B b32: ((m//8)*Kp + k)*8 + m%8, Kp = 32
         for k in range(24):
             assert l0b[((m // 8) * 32 + k) * 8 + m % 8] == x[k, 0, m]
-    # rows k in [K', Kp) are not written (CONCEPTS §3.2): they keep the marker
+    # rows k in [K', Kp) are not written (docs/load3d.md): they keep the marker
     gap = core.memories["L0B"].data[(24 * 8) * 4 : (32 * 8) * 4]
     assert (gap == 0xCD).all()
 

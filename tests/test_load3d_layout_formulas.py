@@ -1,6 +1,7 @@
-"""Load3D destination placement against the per-width formulas printed in CONCEPTS §3.2 (typed in here
-literally, independent of ascsim.layouts), including the partial-fractal corners the hypothesis tests
-rarely reach: b32 transposed with M' not a multiple of 16, and the b32 L0B K-padding example.
+"""Load3D destination placement against the per-width formulas of docs/load3d.md "Window and destination
+layouts" (typed in here literally, independent of ascsim.layouts), including the partial-fractal corners
+the hypothesis tests rarely reach: b32 transposed with M' not a multiple of 16, and the b32 L0B K-padding
+example.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _w(m: int, k: int, l1w: int = 20) -> int:
 
 
 def test_b32_l0a_transposed_a2_partial_m():
-    """A2/A3 L0A transposed b32 (CONCEPTS §3.2): (((k//16)·⌈M'/16⌉ + m//16)·2 + (m%16)//8)·128 + (k%16)·8
+    """A2/A3 L0A transposed b32 (docs/load3d.md): (((k//16)·⌈M'/16⌉ + m//16)·2 + (m%16)//8)·128 + (k%16)·8
     + m%8, with M' = 20 (b32 has no M multiple rule; the window reaches the bottom fractal)."""
     m_ext, k_ext = 20, 24
     out = _run("a2", "A2", m_ext, k_ext, True)
@@ -50,7 +51,7 @@ def test_b32_l0a_transposed_a2_partial_m():
 
 @pytest.mark.parametrize("chip", ["a2", "ascend950"])
 def test_b32_l0b_k_padding_example(chip: str):
-    """CONCEPTS §3.2: M' = 16, K' = 24 (Kp = 32): W[9][20] goes to 417 in L0B; offsets
+    """docs/load3d.md example: M' = 16, K' = 24 (Kp = 32): W[9][20] goes to 417 in L0B; offsets
     ((m//8)·Kp + k)·8 + m%8; rows k in [K', Kp) are not written."""
     out = _run(chip, "B2", 16, 24, False)
     assert out[417] == _w(9, 20)

@@ -152,7 +152,7 @@ def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None,
         k_start = min(k_start, (k_tot // c0 - 1) * c0)
         k_ext = c0 * draw(st.integers(1, min(3, (k_tot - k_start) // c0)))
 
-    # M window: mStartPt anywhere (rows past Ho*Wo continue the formula, sem §2); mExtension a
+    # M window: mStartPt anywhere (rows past Ho*Wo continue the formula, L8); mExtension a
     # multiple of 16 unless the window covers the bottom fractal (b32: no requirement).
     m_start = draw(st.integers(0, m_tot + 20))
     if draw(st.booleans()):
@@ -165,7 +165,7 @@ def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None,
         m_ext = max(1, m_tot - m_start) + draw(st.integers(0, 20))
         if m_ext > 48:
             m_ext = 16 * draw(st.integers(1, 3))
-    if is950 and dt.bits == 8 and dst == "L0B":  # sem §4: b8 Nz(Wsel^T) moves 32x32 squares
+    if is950 and dt.bits == 8 and dst == "L0B":  # docs/load3d.md: b8 Nz(Wsel^T) moves 32x32 squares
         m_ext = 32 * draw(st.integers(1, 2))
 
     # Repeat register (SetLoadDataRepeat): repeatTime 0 is a NOP; keep every repeated K window
@@ -185,7 +185,7 @@ def v2_cases(draw, chip: str, dst: str, dtypes: list[str] | None = None,
     en_t = draw(st.booleans())
     if dst == "L0A":
         ok = get_chip(chip).can_transpose("Load3Dv2", dtype, "L0A")
-        if not ok or (is950 and dt.bits == 8 and rows % 32):  # sem §4: b8 transposed needs R % 32 == 0
+        if not ok or (is950 and dt.bits == 8 and rows % 32):  # load3d.md: b8 transposed needs R % 32 == 0
             en_t = False
     transposed = en_t or dst == "L0B"
     ds = 0
@@ -419,7 +419,7 @@ def test_reference_nop_cases() -> None:
 
 
 def test_reference_l1_layout_and_groups() -> None:
-    """sem §1 / CONCEPTS §2 worked example: half C = 20, H = 2, W = 3: (c 18, h 1, w 2) -> tail group."""
+    """divergence L5 / layouts.md NC1HWC0 example: half C = 20, H = 2, W = 3: (c 18, h 1, w 2) -> tail."""
     assert channel_groups_ref(20, 16) == [(0, 16), (16, 4)]
     assert channel_groups_ref(32, 16) == [(0, 16), (16, 16)]
     assert fmap_offset_ref(5, 1, 2, 20, 2, 3, 16) == ((0 * 2 + 1) * 3 + 2) * 16 + 5
@@ -427,7 +427,7 @@ def test_reference_l1_layout_and_groups() -> None:
 
 
 def test_reference_concepts_worked_example() -> None:
-    """CONCEPTS §3.1: half C 16, 3x3, pads 1, Kh = Kw = 2: W[5][37] reads X(c 5, h 1, w 0)."""
+    """docs/load3d.md img2col example: half C 16, 3x3, pads 1, Kh = Kw = 2: W[5][37] is X(c 5, h 1, w 0)."""
     dt = get_dtype("half")
     codes = source_codes(dt, 16 * 9, 0)
     out = ref_load3d_v2("a2", dt, "L0A", codes, 3, 3, [1, 1, 1, 1], 16, 64, 16, 0, 0, 1, 1, 2, 2, 1, 1,
@@ -460,8 +460,8 @@ def v1_cases(draw, chip: str) -> V1Case:
     c1 = 1 if c_size else draw(st.integers(1, 3))
     c1_index = 0 if c_size else draw(st.integers(0, c1 - 1))
     ffh, ffw = draw(st.integers(0, fh - 1)), draw(st.integers(0, fw - 1))
-    # The first window must fit inside the padded width: where it does not, sem §6 does not say whether
-    # position 0 sits at leftTopW or already wraps (the fast path wraps; reported to the lead).
+    # The first window must fit inside the padded width: where it does not, divergence L13 does not say
+    # whether position 0 sits at leftTopW or already wraps (the fast path wraps; reported to the lead).
     last_w = l1W - 1 + right - (fw - 1) * dw
     lt_w = draw(st.sampled_from([-left, -left, draw(st.integers(-left, max(-left, min(2, last_w))))]))
     lt_h = draw(st.sampled_from([-top, -top, draw(st.integers(-top, 2))]))
@@ -519,7 +519,7 @@ def test_v1_fast_path_equals_reference(chip: str) -> None:
 
 def test_v1_reference_csize_hand_example() -> None:
     """cSize = 1 (b16: 4 channels per pixel, packed (H, W, 4)): column j reads kernel point j // 4,
-    channel j % 4; repeatMode 0 advances C0/4 = 4 kernel points per repeat (sem §6)."""
+    channel j % 4; repeatMode 0 advances C0/4 = 4 kernel points per repeat (divergence L13)."""
     dt = get_dtype("half")
     codes = np.arange(1, 3 * 3 * 4 + 1, dtype=np.uint16)  # X[c, h, w] at (h*3 + w)*4 + c
     out = ref_load3d_v1("inference_aicore", dt, "L0A", codes, 3, 3, [0, 0, 0, 0], 0, 0, 0, 0, 0, 1, 1, 2, 2,

@@ -3,8 +3,9 @@
 torch is an oracle independent of both ascsim's plans and its reference interpreter: the input is
 padded with `padValue` by `F.pad`, unfolded by `F.unfold`, and the (C, Kh, Kw) rows are regrouped into
 the doc's columns (channel group, kh, kw, channel-in-group) (LoadData_3D.md 数据格式说明: "LoadData首先在
-输入数据的Ci维度搬运对应于00的4个数，然后搬运对应于01的四个数"; sem §2). The destination is read back
-with the `ascsim.layouts` converters for the layout sem §4 assigns to the chip / position / transpose.
+输入数据的Ci维度搬运对应于00的4个数，然后搬运对应于01的四个数"; docs/load3d.md). The destination is read
+back with the `ascsim.layouts` converters for the layout docs/load3d.md assigns to the chip / position /
+transpose.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def feature_map(dtype: str, c: int, h: int, w: int) -> np.ndarray:
 def torch_img2col(x: np.ndarray, pads, strides, dils, kh: int, kw: int, pad_value: float, c0: int,
                   rows: int) -> np.ndarray:
     """W (at least `rows` rows) in the doc's column order; rows past Ho*Wo come from extra bottom padding,
-    i.e. "rows m >= Ho*Wo just continue the formula" (sem §2)."""
+    i.e. "rows m >= Ho*Wo just continue the formula" (divergence L8)."""
     left, right, top, bottom = pads
     sw, sh = strides
     dw, dh = dils
@@ -57,7 +58,7 @@ def torch_img2col(x: np.ndarray, pads, strides, dils, kh: int, kw: int, pad_valu
     u = F.unfold(t, (kh, kw), dilation=(dh, dw), stride=(sh, sw))[0]  # (C*Kh*Kw, L), rows c-major
     u = u.reshape(c, kh, kw, -1)
     blocks, cs = [], 0
-    while cs < c:  # whole C0 groups, then the packed remainder group (sem §1)
+    while cs < c:  # whole C0 groups, then the packed remainder group (divergence L5)
         n = min(c0, c - cs)
         blocks.append(u[cs : cs + n].permute(3, 1, 2, 0).reshape(-1, kh * kw * n))
         cs += n
@@ -78,7 +79,7 @@ def wsel_from(W: np.ndarray, case: V2Case, c0: int) -> np.ndarray:
 
 
 def read_back(flat: np.ndarray, case: V2Case, rows: int, cols: int, c0: int) -> np.ndarray:
-    """Wsel from the destination, via the layouts of sem §4."""
+    """Wsel from the destination, via the layouts of docs/load3d.md."""
     is950 = case.chip == "ascend950"
     transposed = case.dst == "L0B" or case.p.enTranspose
     if transposed:
@@ -88,7 +89,7 @@ def read_back(flat: np.ndarray, case: V2Case, rows: int, cols: int, c0: int) -> 
         if case.dst == "L0B":  # Zn(Wsel) = Nz(Wsel^T) with column stride ceil(Kc/16)
             return nz_to_nd(flat, cols, rows, c0, stride=_cdiv(cols, 16)).T
         # Zz(Wsel^T): transposition works on 16-row squares, so a fractal row holds ceil(M'/16) squares
-        # (CONCEPTS §3.2 b32 formula; for b16 this is the same as ceil(M'/C0) fractals)
+        # (docs/load3d.md b32 formula; for b16 this is the same as ceil(M'/C0) fractals)
         return zz_to_nd(flat, cols, _cdiv(rows, 16) * 16, c0)[:, :rows].T
     if is950:
         return nz_to_nd(flat, rows, cols, c0, stride=case.dst_stride or _cdiv(rows, 16))
@@ -141,7 +142,8 @@ def test_v2_img2col_equals_torch_unfold(chip: str, dst: str) -> None:
 
 
 def test_torch_oracle_matches_concepts_example() -> None:
-    """The oracle itself on CONCEPTS §3.1: half C 16, 3x3, pads 1, Kh = Kw = 2: W[5][37] = X(5, 1, 0)."""
+    """The oracle itself on the docs/load3d.md img2col example: half C 16, 3x3, pads 1, Kh = Kw = 2:
+    W[5][37] = X(5, 1, 0)."""
     x = feature_map("half", 16, 3, 3)
     W = torch_img2col(x, [1, 1, 1, 1], (1, 1), (1, 1), 2, 2, -2.5, 16, 16)
     assert W.shape == (16, 64)
@@ -162,7 +164,7 @@ def test_v2_explicit_tail_group_and_partial_fractals_a2() -> None:
 
 def run_v1_vs_torch(case: V1Case) -> None:
     """v1 with leftTop = -pads and full C0 groups: position p is img2col row p and kernel point
-    (c1, kh, kw) is the C0-column block ((c1*Kh + kh)*Kw + kw) of W (sem §6)."""
+    (c1, kh, kw) is the C0-column block ((c1*Kh + kh)*Kw + kw) of W (divergence L13)."""
     p = case.p
     dt = get_dtype(case.dtype)
     c0 = dt.c0

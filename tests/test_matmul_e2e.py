@@ -230,7 +230,8 @@ _MX_NP = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2, "e2m1"
 @pytest.mark.parametrize("b_trans", [False, True])
 @pytest.mark.parametrize(("m", "k", "n"), [(20, 64, 24), (40, 128, 50)])
 def test_mx_matmul(fmt: str, b_trans: bool, m: int, k: int, n: int) -> None:
-    """C = (2^(SA-127) A)(2^(SB-127) B), one e8m0 scale per 32 K elements (MmadMx.md, number-formats §9)."""
+    """C = (2^(SA-127) A)(2^(SB-127) B), one e8m0 scale per 32 K elements (MmadMx.md,
+    docs/number_formats.md §9)."""
     rng = np.random.default_rng(k + n)
     a = rng.standard_normal((m, k)).astype(_MX_NP[fmt]).astype(np.float64)
     b = rng.standard_normal((k, n)).astype(_MX_NP[fmt]).astype(np.float64)

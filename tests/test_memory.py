@@ -1,8 +1,8 @@
 """Memories and LocalTensor: `t[i]` byte offsets, value/raw round trips per dtype, reinterpret, the
 fresh-memory marker, and the bounds / alignment errors.
 
-doc: 数据结构/LocalTensor (t[i] is the tensor i elements further on); number-formats.md for the
-per-dtype value tables and the 4-bit packing (element 2i in the low nibble, §4 table: 0x21 holds (1, 2)).
+doc: 数据结构/LocalTensor (t[i] is the tensor i elements further on); docs/number_formats.md for
+the per-dtype value tables and the 4-bit packing (element 2i in the low nibble, §4 table: 0x21 holds (1, 2)).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ ALL_DTYPES = [
     "int16_t", "uint16_t", "int32_t", "uint32_t", "float", "fp4x2_e2m1_t", "fp4x2_e1m2_t", "fp8_e8m0_t",
 ]  # fmt: skip
 
-# Exactly representable values per dtype (number-formats.md value tables; integer limits by width).
+# Exactly representable values per dtype (docs/number_formats.md tables; integer limits by width).
 VALUES = {
     "int4b_t": [-8, -1, 0, 1, 7, 3],
     "int8_t": [-128, -1, 0, 1, 127, 5],
@@ -34,12 +34,12 @@ VALUES = {
     "int32_t": [-(2**31), -1, 0, 2**31 - 1],
     "uint32_t": [0, 1, 2**32 - 1, 305419896],
     "float": [-3.5, 0.0, 1.0, 2.0**-20, 3.4028234663852886e38],
-    "fp4x2_e2m1_t": [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, -6.0],  # number-formats.md §2
+    "fp4x2_e2m1_t": [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, -6.0],  # docs/number_formats.md §2
     "fp4x2_e1m2_t": [0.0, 0.25, 0.75, 1.0, 1.75, -1.75],  # §3: value = (low 3 bits) * 0.25, bias 1
     "fp8_e8m0_t": [0.5, 1.0, 2.0, 2.0**-127, 2.0**127],  # powers of two only
 }
 
-# Little-endian bytes of known values (IEEE / two's complement; number-formats.md §4 for the nibble pairs).
+# Little-endian bytes of known values (IEEE / two's complement; number_formats.md §4: nibble pairs).
 KNOWN_BYTES = [
     ("half", [1.0, -2.0], [0x00, 0x3C, 0x00, 0xC0]),
     ("float", [1.0], [0x00, 0x00, 0x80, 0x3F]),

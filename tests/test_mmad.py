@@ -121,7 +121,7 @@ def test_every_dtype_pair(chip: str, combo: tuple[str, str, str], m: int, n: int
     ta, tb, tc = place_a(core, an, a), place_b(core, bn, b), c_tensor(core, cn, m, n)
     rep = core.mmad(tc, ta, tb, MmadParams(m, n, k))
     np.testing.assert_array_equal(read_c(tc, m, n), ref_matmul(a, b, cn))
-    # only the valid m x n region of C is written (CONCEPTS §9 Q33 choice)
+    # only the valid m x n region of C is written (docs/divergences.md M6)
     untouched = tc.bytes()[~valid_c_bytes(tc, m, n)]
     assert (untouched == MARKER).all()
     assert rep.bytes_written == m * n * 4

@@ -1,9 +1,9 @@
 """Load2DMX (LoadData with srcMx + LoadData2DMxParams) and MmadMx against the doc text.
 
 References: LoadData_2D_MX.md (表3, start-address formula, the xStep/yStep example), 辅助矩阵分形格式详解.md
-(scaleA Zz / scaleB Nn transforms, copied below as numpy reshapes), MmadMx.md and number-formats §9
-(C = (scaleA ⊗ A)(scaleB ⊗ B) + bias, 32 K elements per scale); element values decoded with
-ml_dtypes / en_dtypes, scales as 2^(E-127), matmul in float64.
+(scaleA Zz / scaleB Nn transforms, copied below as numpy reshapes), MmadMx.md and
+docs/number_formats.md §9 (C = (scaleA ⊗ A)(scaleB ⊗ B) + bias, 32 K elements per scale); element values
+decoded with ml_dtypes / en_dtypes, scales as 2^(E-127), matmul in float64.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def scale_b_l1(sb: np.ndarray) -> np.ndarray:
 
 
 def mx_reference(ta: str, tb: str, a, sa, b, sb) -> np.ndarray:
-    """number-formats §9: C = sum_k A[m,k] 2^(SA[m,k//32]-127) * B[k,n] 2^(SB[k//32,n]-127), float64."""
+    """number_formats.md §9: C = sum_k A[m,k] 2^(SA[m,k//32]-127) * B[k,n] 2^(SB[k//32,n]-127), float64."""
     av = ref_decode(ta, a) * np.exp2(np.repeat(sa.astype(np.float64), 32, axis=1) - 127)
     bv = ref_decode(tb, b) * np.exp2(np.repeat(sb.astype(np.float64), 32, axis=0) - 127)
     return av @ bv
@@ -157,7 +157,7 @@ def test_scales_really_matter() -> None:
 
 
 def test_e8m0_ff_is_nan() -> None:
-    """e8m0 0xFF is NaN (number-formats §6): a NaN scale of A row 3, K-block 1 poisons C row 3 only."""
+    """e8m0 0xFF is NaN (number_formats.md §6): a NaN scale of A row 3, K-block 1 poisons C row 3 only."""
     m, k, n = 16, 64, 16
     core = Core("ascend950")
     a2 = core.tensor("A2", "fp8_e4m3fn_t", 16 * k)
@@ -224,7 +224,7 @@ def test_scale_copy_doc_example_and_mx_address() -> None:
     mx = core.memory("L0A_MX").data
     np.testing.assert_array_equal(mx[512 : 512 + 2016], scale_a_l1(sa))
     assert (mx[:512] == 0xCD).all() and (mx[512 + 2016 :] == 0xCD).all()
-    # scale (m, kb) at ((m//16)*K1 + kb//2)*32 + (m%16)*2 + kb%2 (MmadMx's reading, CONCEPTS §7)
+    # scale (m, kb) at ((m//16)*K1 + kb//2)*32 + (m%16)*2 + kb%2 (MmadMx's reading, divergences.md X3)
     m, kb = 37, 29
     assert mx[512 + ((m // 16) * 21 + kb // 2) * 32 + (m % 16) * 2 + kb % 2] == sa[m, kb]
 

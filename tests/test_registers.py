@@ -1,9 +1,10 @@
 """Load3D hidden state: FMATRIX / PADDING under IsResetLoad3dConfig, v2Pro / BitMode reading the
 registers, and SetLoadDataBoundary wrap-around of L1 reads.
 
-Semantics: /tmp/sem.md §2, §4, §5 = CONCEPTS §3.1, §3.2, §3.4 (doc: LoadData_3D.md 表1 and "Feature Map、
-Pad属性描述寄存器设置"; SetFmatrix.md; SetLoadDataPaddingValue.md; SetLoadDataBoundary.md). Every expected
-destination comes from the numpy img2col reference below, written from the formula, never from ascsim.
+Semantics: docs/load3d.md (img2col, destination layouts) and docs/registers.md (doc: LoadData_3D.md 表1 and
+"Feature Map、Pad属性描述寄存器设置"; SetFmatrix.md; SetLoadDataPaddingValue.md; SetLoadDataBoundary.md).
+Every expected destination comes from the numpy img2col reference below, written from the formula, never from
+ascsim.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def nc1hwc0(x: np.ndarray, c0: int = C0) -> np.ndarray:
 
 
 def img2col(x: np.ndarray, pads, kh: int, kw: int, pad_value: float, stride=(1, 1), dil=(1, 1)) -> np.ndarray:
-    """W[m][k] per CONCEPTS §3.1: m = ho*Wo + wo, k = ((c1*Kh + kh)*Kw + kw)*C0 + c0 (C a multiple of C0)."""
+    """W[m][k] per docs/load3d.md: m = ho*Wo + wo, k = ((c1*Kh + kh)*Kw + kw)*C0 + c0 (C a multiple of C0)."""
     c, h, w = x.shape
     left, right, top, bottom = pads
     sh, sw = stride
@@ -155,7 +156,7 @@ def nc1hwc0_inverse(flat: np.ndarray, c: int, h: int, w: int) -> np.ndarray:
 
 
 def img2col_rows(x, pads, kh, kw, pad_value, rows: int) -> np.ndarray:
-    """img2col continued past Ho*Wo rows (sem.md §2: rows m >= Ho*Wo keep the formula, ho = m // Wo)."""
+    """img2col continued past Ho*Wo rows (divergence L8: rows m >= Ho*Wo keep the formula, ho = m // Wo)."""
     c, h, w = x.shape
     left, right, top, bottom = pads
     wo = (w + left + right - kw) + 1
@@ -220,7 +221,7 @@ def test_v2pro_reads_registers() -> None:
 
 
 def test_bitmode_reads_registers_950() -> None:
-    """950 L0A is Nz(Wsel) (sem.md §4); dstStride register 0 -> dense stride ceil(16/16) = 1."""
+    """950 L0A is Nz(Wsel) (docs/load3d.md); dstStride register 0 -> dense stride ceil(16/16) = 1."""
     core = Core("950")
     x, src = make_fmap(core)
     core.set_fmatrix(4, 4, [1, 1, 1, 1])
@@ -281,7 +282,7 @@ def test_boundary_unit_is_32_bytes_for_v1() -> None:
     """SetLoadDataBoundary.md 表1: v1 counts boundaryValue in 32-B units (1024 -> 32 KB).
 
     v1 with a 1x1 kernel and repeatMode 1 moves 16 window positions x C0 channels: for a 2x8 map with
-    C = 16 the destination fractal is exactly the NC1HWC0 bytes (sem.md §6).
+    C = 16 the destination fractal is exactly the NC1HWC0 bytes (divergence L13).
     """
     core = Core("inference_aicore")
     x = np.random.default_rng(3).integers(-50, 50, size=(16, 2, 8)).astype(np.float16)
@@ -322,7 +323,7 @@ def test_boundary_wrap_past_the_end_and_at_any_byte(boundary: int) -> None:
 
 def test_boundary_wrap_for_nibble_granular_plans() -> None:
     """4-bit plans that cannot pair nibbles into bytes wrap modulo the boundary too (element 2i = low
-    nibble, number-formats §4): checked against nibbles unpacked by hand from the wrapped byte order."""
+    nibble, number_formats.md §4): checked against nibbles unpacked by hand from the wrapped byte order."""
     from ascsim.engine.boundary import execute
     from ascsim.engine.plan import Plan
     from ascsim.machine.memory import LocalTensor, Memory

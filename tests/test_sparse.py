@@ -89,7 +89,7 @@ def test_seed_example_index_bytes_in_buffer():
     b2 = core.tensor("B2", "int8_t", 512, offset=2048)
     load_data_with_sparse(core, b2, b1, i1, LoadData2DParams(0, 1))
     buf = core.memory("SPARSE_IDX").data
-    # Index-buffer offset = L0B offset / 4 = 512 (ascsim's choice, CONCEPTS §9 Q24).
+    # Index-buffer offset = L0B offset / 4 = 512 (ascsim's choice, docs/divergences.md S2).
     assert buf[512] == 0x49 and buf[513] == 0x18
     assert (buf[514:640] == 0).all()
     assert (buf[:512] == 0xCD).all() and (buf[640:] == 0xCD).all()

@@ -33,7 +33,7 @@ from ascsim.params import LoadData2dTransposeParamsV2 as P2
 
 BITS = {"int4b_t": 4, "int8_t": 8, "uint8_t": 8, "half": 16, "bfloat16_t": 16, "float": 32, "int32_t": 32,
         "uint32_t": 32}
-FRAC_SHAPE = {4: (16, 64), 8: (16, 32), 16: (16, 16), 32: (16, 8)}  # CONCEPTS §2 fractal table
+FRAC_SHAPE = {4: (16, 64), 8: (16, 32), 16: (16, 16), 32: (16, 8)}  # docs/layouts.md fractal table
 NF = {4: 4, 8: 2, 16: 1, 32: 2}  # fractals per square (doc 分形转置)
 RAW_MAX = {4: 16, 8: 256, 16: 1 << 16, 32: 1 << 32}
 L0B_FRACS = 128
@@ -271,13 +271,13 @@ def test_transpose_twice_is_identity() -> None:
 
 
 def nz(x: np.ndarray, c0: int) -> np.ndarray:
-    """Nz of a row-major matrix (rows, cols multiples of 16 / c0): fractals column-major (CONCEPTS §2)."""
+    """Nz of a row-major matrix (rows, cols multiples of 16 / c0): fractals column-major (layouts.md)."""
     r, c = x.shape
     return x.reshape(r // 16, 16, c // c0, c0).transpose(2, 0, 1, 3).ravel()
 
 
 def zn(b: np.ndarray, k0: int) -> np.ndarray:
-    """Zn of B (K x N) in L0B: fractal (k//K0)*N1 + n//16, inside (n%16)*K0 + k%K0 (CONCEPTS §2)."""
+    """Zn of B (K x N) in L0B: fractal (k//K0)*N1 + n//16, inside (n%16)*K0 + k%K0 (docs/layouts.md)."""
     k, n = b.shape
     return b.reshape(k // k0, k0, n // 16, 16).transpose(0, 2, 3, 1).ravel()
 
@@ -358,7 +358,7 @@ def test_v2_src_frac_gap() -> None:
 
 
 def test_v1_on_950_equals_v2_scaled() -> None:
-    """CONCEPTS §5 [impl]: the 950 C++ API lowers V1 to V2 with startIndex, srcStride x n_f."""
+    """divergences.md T6: the 950 C++ API lowers V1 to V2 with startIndex, srcStride x n_f."""
     for dtype in ("int8_t", "half", "float"):
         nf = NF[BITS[dtype]]
         core, src, dst = make("ascend950", dtype, 24)

@@ -1,4 +1,4 @@
-"""The call boundary every instruction passes through (DESIGN.md, "one call boundary for every instruction").
+"""The call boundary every instruction passes through (docs/architecture.md "The call boundary").
 
     key -> prepared call (cached) -> placement (cached per core) -> execute -> record
 

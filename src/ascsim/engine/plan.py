@@ -59,7 +59,8 @@ class Plan:
                    int((~valid).sum()))
 
     def __repr__(self) -> str:
-        """One line of counts (text only: pictures belong to the layers above, DESIGN "Growing the house")."""
+        """One line of counts (text only: pictures belong to the layers above, docs/architecture.md
+        "Pictures import downward")."""
         written = int(np.unique(self.dst).size)
         unit = f"{self.unit}-B units" if self.unit else "4-bit elements"
         fe = 4096 // self.bits  # elements per 512-B fractal

@@ -32,8 +32,8 @@ class Operand(NamedTuple):
 
 
 #: The renderer behind ExecReport.explain / draw / _repr_svg_ / _repr_html_. `ascsim.view`, which lives
-#: above explain and draw, registers itself here when imported (DESIGN "Pictures import downward": this
-#: module never imports the picture layers; `import ascsim` loads the view).
+#: above explain and draw, registers itself here when imported (docs/architecture.md "Pictures import
+#: downward": this module never imports the picture layers; `import ascsim` loads the view).
 REPORT_VIEW: Any = None
 
 

@@ -1,14 +1,14 @@
 """Reusable end-to-end flows built from the simulated instructions (what a cube kernel body does).
 
-`conv2d` is the img2col convolution of the docs (LoadData_3D.md 功能说明; CONCEPTS §3, §8), run as a plan of
+`conv2d` is the img2col convolution of the docs (LoadData_3D.md 功能说明; docs/load3d.md), run as a plan of
 the tile planner (`ascsim.planner`, docs/planner.md), so the flow, `ascsim plan conv2d`, its scenario and its
 C++ share one tiling engine:
 
 1. the host stores the feature map (N = 1) in GM in the Load3D layout (`layouts.chw_to_fmap_l1`: NC1HWC0
    groups, a packed tail group for channelSize forms like 16N+4) and the weights as the B matrix (K x Cout)
    — or its transpose, whichever the planner finds cheaper to load — with K = channelSize*Kh*Kw in the
-   img2col column order (channel group, kh, kw, channel-in-group), CONCEPTS §3.1, so that
-   img2col(X) @ B = conv(X, W);
+   img2col column order (channel group, kh, kw, channel-in-group; docs/load3d.md "The img2col matrix"), so
+   that img2col(X) @ B = conv(X, W);
 2. slices of output rows x channel groups of the map go to L1 with DataCopy, blocks of B with DataCopy
    ND2NZ; the planner checks every memory's capacity before anything is placed, so a layer of any size
    is tiled through L1, L0A/L0B and L0C;

@@ -2,17 +2,17 @@
 
 `matmul` computes C = op(A)·op(B) (A logical m x k, B logical k x n) with the operands stored in GM as
 ND row-major matrices: A as [m, k], or Aᵀ [k, m] when `a_trans`; B as [k, n], or Bᵀ [n, k] when
-`b_trans` (CONCEPTS §8: ND2NZ, Mmad, Fixpipe NZ2ND). It runs a plan of the tile planner (`ascsim.planner`,
+`b_trans` (docs/gm_copies.md, docs/mmad.md). It runs a plan of the tile planner (`ascsim.planner`,
 docs/planner.md): blocks of each operand go to L1 as Nz (DataCopy with Nd2NzParams) and tiles of them into
-the layout Mmad reads — L0A Zz(A) (A2/A3) or Nz(A) (950), L0B Zn(B) = Nz(Bᵀ) (CONCEPTS §2) — through the
+the layout Mmad reads — L0A Zz(A) (A2/A3) or Nz(A) (950), L0B Zn(B) = Nz(Bᵀ) (docs/layouts.md) — through the
 loads of `ascsim.planner.movers` (LoadData2D, LoadDataWithTranspose, Load3D in its 2-D use, LoadData2Dv2),
 M, N and K tiled through L1, L0A/L0B and L0C like a kernel's block loop, every capacity checked before
 anything is placed. Whether an L1 -> L0 move needs an in-fractal transpose follows 矩阵计算输入搬运约束.md
 表5: "A转置" and "B不转置" do, "A不转置" and "B转置" do not. "auto" loads are the planner's cheapest legal
 ones (ties go to the doc's recommendation: Load3D on A2/A3, 表5 推荐使用; LoadData2DV2 on 950, 表5 id8).
 
-`sparse_matmul` (A2/A3): densify_2to4 + LoadDataWithSparse + MmadWithSparse (CONCEPTS §6).
-`mx_matmul` (950): MX fp8/fp4 with e8m0 scales via Load2DMX + MmadMx (CONCEPTS §7).
+`sparse_matmul` (A2/A3): densify_2to4 + LoadDataWithSparse + MmadWithSparse (docs/load_data_with_sparse.md).
+`mx_matmul` (950): MX fp8/fp4 with e8m0 scales via Load2DMX + MmadMx (docs/load2d_mx.md).
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ def sparse_matmul(core: Core, a_int8, b_2to4_int8, *, a_load: str = "auto") -> t
     Bdᵀ [n, Kd] in GM (ND2NZ turns it into Nz(Bdᵀ) = Zn(Bd), the layout LoadDataWithSparse reads) and the
     packed 2-bit indices (`pack_sparse_index`, Zn 128-B fractals) for a plain DataCopy. Then
     LoadDataWithSparse (dense fractals -> L0B, indices -> the index buffer) and MmadWithSparse
-    (LoadDataWithSparse.md, MmadWithSparse.md; CONCEPTS §6). A uses the `matmul` A loads. One tile only.
+    (LoadDataWithSparse.md, MmadWithSparse.md; docs/load_data_with_sparse.md). A uses the `matmul` A
+    loads. One tile only.
     """
     instr = "sparse_matmul"
     core.chip.check("MmadWithSparse", instr=instr)
@@ -174,7 +175,7 @@ MX_FORMATS = {"e4m3": "fp8_e4m3fn_t", "e5m2": "fp8_e5m2_t", "e2m1": "fp4x2_e2m1_
 def mx_scale_layout(scales: np.ndarray) -> np.ndarray:
     """e8m0 codes S (rows x K/32, one per 32 K elements) -> the L0A_MX/L0B_MX byte layout MmadMx reads:
     16 x 2 fractals, ceil(K/64) per 16 rows, row-major inside (scaleA Zz; scaleB is the same for Bᵀ,
-    辅助矩阵分形格式详解.md; CONCEPTS §7). The host prepares this, as the official example does."""
+    辅助矩阵分形格式详解.md; divergences.md X3). The host prepares this, as the official example does."""
     rows, kb = scales.shape
     out = np.zeros(cdiv(rows, R0) * cdiv(kb, 2) * 32, dtype=np.uint8)
     r, c = np.meshgrid(np.arange(rows), np.arange(kb), indexing="ij")
@@ -184,7 +185,7 @@ def mx_scale_layout(scales: np.ndarray) -> np.ndarray:
 
 def mx_matmul(core: Core, a, scale_a, b, scale_b, fmt: str = "e4m3", *, b_trans: bool = False
               ) -> tuple[np.ndarray, dict]:
-    """MX matmul on 950: C = (2^(SA-127) ⊗ A)·(2^(SB-127) ⊗ B) in float32 (MmadMx.md; CONCEPTS §7).
+    """MX matmul on 950: C = (2^(SA-127) ⊗ A)·(2^(SB-127) ⊗ B) in float32 (MmadMx.md; docs/load2d_mx.md).
 
     a: m x k values (rounded to `fmt`), scale_a: m x k/32 e8m0 codes (uint8); b: k x n (n x k when
     b_trans), scale_b: k/32 x n codes. k must be a multiple of 64 (MmadMx.md 约束说明). Data: ND2NZ to

@@ -4,7 +4,8 @@ The kernel transliterated (call by call, as an Ascend C cube kernel would issue 
 cited at each step):
 
 1. DataCopy ND2NZ GM -> L1: A (m x k, row-major) as Nz(A); B given transposed in GM (Bᵀ, n x k), so its
-   Nz(Bᵀ) with column height align(n, 16) is byte for byte Zn(B), the L0B layout (CONCEPTS §2 identity).
+   Nz(Bᵀ) with column height align(n, 16) is byte for byte Zn(B), the L0B layout (docs/layouts.md
+   "Identities").
    DataCopy（GMToL1随路转换-ND2NZ搬运）.md 表3.
 2. DataCopy GM -> L1 of the int32 bias (a count), then DataCopy L1 -> BiasTable (C1 -> C2) with DataCopyParams
    in the chip's BT units (64 B on A2/A3, 32 B on 950; DataCopy（L1ToBiasTable-Buffer数据搬运）.md 约束说明).

@@ -2,7 +2,7 @@
 L1->BiasTable (C1->C2) and L1->Fixpipe Buffer (C1->C2PIPE2GM). Fixpipe (L0C->GM / L1) lives in
 `ascsim.isa.fixpipe` (re-exported here); `data_copy` also dispatches DataCopyCO12DstParams to it.
 
-Semantics (CONCEPTS §8; element offsets relative to the tensor starts, C0 = 32 B / element size):
+Semantics (docs/gm_copies.md; element offsets relative to the tensor starts, C0 = 32 B / element size):
 
 DataCopy with DataCopyParams (doc: DataCopy（GMToL1高维切分数据搬运）.md 表3): block b copies blockLen*32 B
 from src byte b*(blockLen+srcStride)*32 to dst byte b*(blockLen+dstStride)*32 (strides are gaps). With a

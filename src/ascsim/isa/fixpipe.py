@@ -11,9 +11,9 @@ and goes to
         pairs of 16-column fractals merge into 16x32 ones; an odd last 16 columns stay 16 wide), or w = 8
         with F32 Channel Split (F32-Channel-Split.md: each 16x16 fractal leaves as two 16x8 ones; E2)
 for m < mSize, n < nSize. Units: srcNdStride is 16*C0_Size (one 16x16 fractal, 256 elements) in
-FixpipeParamsV220 (表4) and C0_SIZE (16 elements) in Nz2NdParams of FixpipeParamsArch3510 (表3) — CONCEPTS
-§9 Q34, the struct's own table is taken as the most specific text. NZ2NZ dstStride is 32 B (V220) or
-elements (Arch3510).
+FixpipeParamsV220 (表4) and C0_SIZE (16 elements) in Nz2NdParams of FixpipeParamsArch3510 (表3) —
+docs/divergences.md C4, the struct's own table is taken as the most specific text. NZ2NZ dstStride is
+32 B (V220) or elements (Arch3510).
 
 Values: every element goes through `ascsim.isa.quant.convert` (quantPre, reluEn); see that module for the
 numerics. With SetAtomicAdd<T> active, a GM destination receives old + new (divergences C20).
@@ -868,7 +868,7 @@ def reference_fixpipe(p: FixpipeParamsV220 | FixpipeParamsArch3510, fmt: CO2Layo
     m_size, n_size = p.mSize, p.nSize
     if fmt == CO2Layout.ROW_MAJOR:
         sub = (p.params or Nz2NdParams()) if is3510 else p
-        # NZ2ND.md: src + srcNdStride*fractal_size*i — fractal unit per struct table (CONCEPTS §9 Q34)
+        # NZ2ND.md: src + srcNdStride*fractal_size*i — fractal unit per struct table (divergences.md C4)
         unit = 16 if is3510 else 256
         for i in range(sub.ndNum):
             for j in range(m_size):

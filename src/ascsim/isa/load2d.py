@@ -1,6 +1,6 @@
 """LoadData 2D: LoadData2DParams (v1), LoadData2DParamsV2 and Load2DBitModeParam — validate, plan, execute.
 
-Semantics (CONCEPTS §4; docs 矩阵计算的搬入/LoadData_2D.md, LoadData_2D_V2.md, LoadData_2D_BitMode.md,
+Semantics (docs/load2d.md; docs 矩阵计算的搬入/LoadData_2D.md, LoadData_2D_V2.md, LoadData_2D_BitMode.md,
 LoadData（GMToL1-2D矩阵搬运）.md and its V2 page):
 
 * v1 copies whole 512-B fractals: repeat i reads source fractal startIndex ± i*srcStride and writes
@@ -98,7 +98,7 @@ class Load2DSpec:
 
 
 def plan_load2d(spec: Load2DSpec, instr: str = "LoadData2D") -> Plan:
-    """Fractal copy loop of CONCEPTS §4.1; ifTranspose swaps row and column inside each 16x16 block
+    """Fractal copy loop of docs/load2d.md (v1); ifTranspose swaps row and column inside each 16x16 block
     (element provenance, kept in the byte-capped `PLANS`)."""
     return PLANS.memo(("load2d", spec, instr), lambda: _plan_load2d(spec, instr))
 
@@ -130,7 +130,7 @@ def ref_load2d(dst: np.ndarray, src: np.ndarray, bits: int, startIndex: int, rep
 
 
 def _warn_950_lowering(start: int, stride: int, gap: int, core: CoreState) -> list[str]:
-    """On 950 the C++ API lowers v1 params to a 2Dv2 instruction (CONCEPTS §4.1 / §9 Q19); where that
+    """On 950 the C++ API lowers v1 params to a 2Dv2 instruction (docs/divergences.md D3); where that
     lowering and the documented formula disagree, say so (ascsim models the documented formula)."""
     diffs = []
     if start and stride != 1:
@@ -291,8 +291,9 @@ class Load2DV2Spec:
 
 
 def plan_load2d_v2(spec: Load2DV2Spec, instr: str = "LoadData2Dv2") -> Plan:
-    """Nz window copy (CONCEPTS §4.2). Program order: destination fractal column by column, so with
-    dstStride smaller than the column height the next column overwrites the overflow (§9 Q13 (b))."""
+    """Nz window copy (docs/load2d.md, LoadData2DParamsV2). Program order: destination fractal column by
+    column, so with dstStride smaller than the column height the next column overwrites the overflow
+    (docs/divergences.md D4)."""
     return PLANS.memo(("load2d_v2", spec, instr), lambda: _plan_load2d_v2(spec, instr))
 
 

@@ -1,6 +1,7 @@
 """Load3D (img2col): v2, v2Pro, Load3DBitMode and v1 — validate, plan, execute.
 
-Semantics (CONCEPTS §3; doc: LoadData_3D.md, seeds 000/001):
+Semantics (docs/load3d.md "The img2col matrix", "Window and destination layouts"; doc: LoadData_3D.md,
+seeds 000/001):
 img2col matrix W has Ho*Wo rows (m = ho*Wo + wo) and K columns ordered (channel group, kh, kw, c).
 W[m][k] = X[c, h, w] with h = ho*strideH + kh*dilationH - padTop, w = wo*strideW + kw*dilationW - padLeft,
 or the pad value outside the feature map. The instruction takes the window
@@ -181,7 +182,8 @@ def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_
         return zz_offset(rows, cols, n_cols, c0)
     if layout == "ZZ_T":
         # Transposition works on 16-row squares (b32: two 16x8 fractals side by side), so a fractal row of
-        # Zz(W^T) holds ceil(M'/16) squares = 2*ceil(M'/16) b32 fractals (CONCEPTS §3.2 b32 formula).
+        # Zz(W^T) holds ceil(M'/16) squares = 2*ceil(M'/16) b32 fractals (docs/load3d.md "Window and
+        # destination layouts", b32).
         return zz_offset(cols, rows, align(n_rows, R0), c0)
     if layout == "NZ":
         return nz_offset(rows, cols, n_rows, c0, stride or None)

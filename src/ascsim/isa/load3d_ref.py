@@ -1,13 +1,13 @@
 """Slow reference interpreters for Load3D v1 / v2 (img2col), written as plain loops from the doc text.
 
 This module is the *readable spec* the vectorised plans in `ascsim.isa.load3d` are property-tested
-against; it deliberately shares no code with them (DESIGN.md "reference interpreter"). Every
+against; it deliberately shares no code with them (docs/performance.md "Reference interpreters"). Every
 destination element is computed one at a time, in the order the doc describes, from:
 
 - LoadData_3D.md 功能说明 / 表3 / 表4 / 约束说明 / Repeat Mode / 数据格式说明,
 - SetLoadDataRepeat.md 表2 and 约束说明 (repeat units, repeatTime = 0 NOP),
-- ascsim's chosen semantics for what the docs leave open (the lead's /tmp/sem.md, §n below; mirrored in
-  CONCEPTS §3 and docs/divergences.md).
+- ascsim's chosen semantics for what the docs leave open (docs/load3d.md "The img2col matrix" and
+  "Window and destination layouts"; docs/divergences.md L5, L7, L8, L13).
 
 Values are whatever the caller passes in `fmap` (element values or raw codes); for the 4-bit types
 pass one nibble code per element. Nothing here validates user input like the instruction does; the
@@ -35,7 +35,7 @@ def channel_groups_ref(channelSize: int, c0: int) -> list[tuple[int, int]]:
 
     doc: "要求输入的feature map ... 的格式是NC1HWC0，其中C0是最低维度" and the Ci = 4 narrative
     ("LoadData首先在输入数据的Ci维度搬运对应于00的4个数，然后搬运对应于01的四个数") — the remainder
-    channels of the 4 / 8 / 16N+4 ... forms are stored packed per pixel (sem §1).
+    channels of the 4 / 8 / 16N+4 ... forms are stored packed per pixel (docs/divergences.md L5).
     """
     groups = []
     start = 0
@@ -48,7 +48,7 @@ def channel_groups_ref(channelSize: int, c0: int) -> list[tuple[int, int]]:
 
 
 def fmap_offset_ref(c: int, h: int, w: int, channelSize: int, l1H: int, l1W: int, c0: int) -> int:
-    """Element offset of X[c, h, w] in the L1 feature map (sem §1).
+    """Element offset of X[c, h, w] in the L1 feature map (docs/layouts.md "NC1HWC0: the feature map in L1").
 
     Whole groups: NC1HWC0, "(((c//C0)*H + h)*W + w)*C0 + c%C0". The remainder group sits after
     the whole groups with `rem` channels per pixel.
@@ -63,7 +63,7 @@ def fmap_offset_ref(c: int, h: int, w: int, channelSize: int, l1H: int, l1W: int
 def img2col_element_ref(m: int, k: int, *, l1H: int, l1W: int, padList, channelSize: int, c0: int,
                         Kh: int, Kw: int, strideW: int, strideH: int, dilationW: int, dilationH: int,
                         Wo: int) -> int | None:
-    """W[m][k] as an L1 element offset, or None for the pad value (sem §2, CONCEPTS §3.1).
+    """W[m][k] as an L1 element offset, or None for the pad value (docs/load3d.md "The img2col matrix").
 
     doc (数据格式说明): "filter首先在W方向上滑动Wo步，然后在H方向上走一步然后重复以上过程，最终输出
     Wo*Ho行数据" — row m is the window (ho, wo) = (m // Wo, m % Wo); "LoadData首先在输入数据的Ci维度
@@ -83,7 +83,7 @@ def img2col_element_ref(m: int, k: int, *, l1H: int, l1W: int, padList, channelS
     else:
         raise ValueError(f"img2col: column {k} lies past the img2col matrix "
                          f"(C*Kh*Kw = {channelSize * Kh * Kw})")
-    ho = m // Wo  # rows past Ho*Wo "just continue the formula" (sem §2)
+    ho = m // Wo  # rows past Ho*Wo "just continue the formula" (docs/divergences.md L8)
     wo = m % Wo
     h = ho * strideH + kh * dilationH - top
     w = wo * strideW + kw * dilationW - left
@@ -155,8 +155,9 @@ def ref_load3d_v2(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
         rep, j = divmod(c, kExtension)
         return mStartPt + r, kStartPt + rep * rep_stride * k_unit + j
 
-    # Destination layout (sem §4; 约束说明 dst_layout: A2/A3 "L0A: ZZ格式; L0B: ZN格式", 950 "L0A: NZ格式;
-    # L0B: ZN格式"; 转置场景: "除了每个分形矩阵自身会被转置，每个分形矩阵在整个二维特征图中的位置也会被转置").
+    # Destination layout (docs/load3d.md; 约束说明 dst_layout: A2/A3 "L0A: ZZ格式; L0B: ZN格式",
+    # 950 "L0A: NZ格式; L0B: ZN格式"; 转置场景:
+    # "除了每个分形矩阵自身会被转置，每个分形矩阵在整个二维特征图中的位置也会被转置").
     is950 = chip_p.key == "ascend950"
     transposed = mem == "L0B" or bool(enTranspose)  # "L1 Buffer->L0B Buffer通路下会自动进行转置"
     if is950:
@@ -175,7 +176,7 @@ def ref_load3d_v2(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
             return ((c // c0) * S + r // F) * F * c0 + (r % F) * c0 + c % c0
         if transposed and c0 == 8:
             # b32 转置场景: "每个分形大小是16×8"; the transpose works on 16x16 squares made of two 16x8
-            # fractals side by side, so a fractal row holds 2*ceil(R/16) fractals (CONCEPTS §3.2:
+            # fractals side by side, so a fractal row holds 2*ceil(R/16) fractals (docs/load3d.md, b32:
             # (((k//16)·(M'/16) + m//16)·2 + (m%16)//8)·128 + (k%16)·8 + m%8).
             return (((c // F) * _cdiv(R, F) + r // F) * 2 + (r % F) // 8) * F * 8 + (c % F) * 8 + r % 8
         if transposed:
@@ -206,7 +207,7 @@ def ref_load3d_v1(chip: str | ChipProfile, dtype: str | DType, dst_mem: str, fma
                   leftTopW: int, leftTopH: int, strideW: int, strideH: int, filterW: int, filterH: int,
                   dilationW: int, dilationH: int, jumpStride: int, repeatMode: int, repeatTime: int,
                   cSize: int, pad_value, dst_init: np.ndarray) -> np.ndarray:
-    """The destination element array after one Load3D v1 (Atlas training / inference AI Core; sem §6).
+    """The destination element array after one Load3D v1 (Atlas training / inference AI Core; divergence L13).
 
     doc 表3 + 数据格式说明: "repeatMode =0时，每次repeat会改变在filter窗口中读取数据点的位置，然后跳到下一个
     C0的位置"; "repeatMode =1的时候filter窗口中读取数据的位置保持不变，每个repeat在feature map中前进C0个

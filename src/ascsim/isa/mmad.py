@@ -1,6 +1,6 @@
 """The Mmad family — Mmad, MmadWithSparse, MmadMx: one table-driven validator, one fast executor.
 
-C (L0C, Nz) = [initial value] + A (L0A) x B (L0B). Semantics (CONCEPTS §8; doc: Mmad计算/Mmad.md 表1-表8
+C (L0C, Nz) = [initial value] + A (L0A) x B (L0B). Semantics (docs/mmad.md; doc: Mmad计算/Mmad.md 表1-表8
 and 约束说明, Mmad计算关键特性说明/GEMV.md, K-方向对齐约束.md, MmadWithSparse.md, MmadMx.md):
 
 | operand | where | layout (element offsets of logical element (r, c)) |
@@ -13,23 +13,24 @@ and 约束说明, Mmad计算关键特性说明/GEMV.md, K-方向对齐约束.md,
 kDirectionAlign (float only, A2/A3): the Zz K pitch of A becomes ceil(k/16)*2 fractals instead of
 ceil(k/8). B (Zn) and the 950 Nz A are K-outer, so their offsets do not depend on the K pitch.
 
-Initial value of C (Mmad.md 表4; MmadBitMode.md 表3; CONCEPTS §8 table). initVal = cmatrixInitVal and not
+Initial value of C (Mmad.md 表4; MmadBitMode.md 表3; docs/mmad.md). initVal = cmatrixInitVal and not
 isBias (the C++ API sends `cmatrixInitVal && !isBias`):
 - initVal true -> C = A.B;
 - initVal false, source false -> C += A.B (initial value from L0C, i.e. C's own contents);
 - initVal false, source true -> C = bias + A.B, bias read from BT.
 With the bias overload the bias TPosition decides the source (C2 -> true, CO1 -> false).
 
-How a call runs (DESIGN.md "one call boundary"; `ascsim.engine.boundary.run_call`): the key (variant, chip,
-operand memories and dtypes, the params' cached key, the accumulation mode) finds a `PreparedCall` call made
-by `validate` — one function for all three APIs, reading the per-API rules from `VARIANTS` — with the
-byte extents of every operand computed arithmetically from (m, k, n, layout). Per placement the boundary
-checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one
-strided view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes
-the end of the memory is read from a zero-padded copy), decodes it with one table lookup per call,
-multiplies with BLAS and writes the valid m x n region of C. Operands of 16 KB and more are decoded once
-per distinct content (`DECODED`: a hit is confirmed byte for byte, so it is never stale).
-`ascsim.isa.mmad_ref` is the slow per-element reference it is tested against (tests/test_mmad_fast.py).
+How a call runs (docs/architecture.md "The call boundary"; `ascsim.engine.boundary.run_call`): the key
+(variant, chip, operand memories and dtypes, the params' cached key, the accumulation mode) finds a
+`PreparedCall` made by `validate` — one function for all three APIs, reading the per-API rules from
+`VARIANTS` — with the byte extents of every operand computed arithmetically from (m, k, n, layout). Per
+placement the boundary
+checks alignment, bounds and hazards; then the run function (`_executor`) reads each operand as one strided
+view of the memory bytes in logical order (whole fractals; a tensor whose last fractal passes the end of the
+memory is read from a zero-padded copy), decodes it with one table lookup per call, multiplies with BLAS and
+writes the valid m x n region of C. Operands of 16 KB and more are decoded once per distinct content
+(`DECODED`: a hit is confirmed byte for byte, so it is never stale). `ascsim.isa.mmad_ref` is the slow
+per-element reference it is tested against (tests/test_mmad_fast.py).
 
 Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
 - Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
@@ -53,7 +54,7 @@ silicon. HF32 is not modelled.
 
 Choices ascsim makes where the docs leave a gap (docs/divergences.md M3-M6):
 - Only the valid m x n region of C is written; the padding rows/columns of partial fractals keep their
-  bytes (CONCEPTS §9 Q33).
+  bytes (docs/divergences.md M6).
 - GEMV (m == 1, unless disableGemv on 950): A is read as k contiguous elements (GEMV.md 特性约束 1);
   C keeps the Nz layout with M1 = 1, i.e. each 1x16 sub-vector occupies one 16x16 fractal (1024 B for
   float/int32; GEMV.md 特性约束 2 and its N = 256 example — the "4 x 512 B for N = 50" sentence is
@@ -63,7 +64,7 @@ Choices ascsim makes where the docs leave a gap (docs/divergences.md M3-M6):
 - cmatrixSource = true without a bias tensor reads the bias row from BT address 0 (the bias address
   field is 0 in the no-bias overload).
 - A bias tensor together with an effective cmatrixInitVal = true: C = A.B, bias ignored, hazard
-  reported (CONCEPTS §9 Q32).
+  reported (docs/divergences.md M5).
 - kDirectionAlign = true on 950 is accepted and has no effect (doc says "false only", the official
   mmad_load3dv2 example sets it; Nz A is K-outer so the flag cannot change any offset; Q30).
 
@@ -477,7 +478,7 @@ def region(t: LocalTensor, nbytes: int) -> np.ndarray:
 
 
 def _codes(buf: np.ndarray, dt: DType, code: np.dtype | None) -> np.ndarray:
-    """Bytes -> one raw code per element (4-bit: nibbles, low first, number-formats §4)."""
+    """Bytes -> one raw code per element (4-bit: nibbles, low first, docs/number_formats.md §4)."""
     if dt.bits == 4:
         out = np.empty(buf.size * 2, np.uint8)
         out[0::2] = buf & 0x0F
@@ -717,7 +718,7 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
     in_place = accumulate and exact and not f32 and cdt.name == "float"
 
     def add_in_place(raw: np.ndarray, av: np.ndarray, bv: np.ndarray, _ops: Sequence[LocalTensor]) -> None:
-        with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
+        with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (docs/number_formats.md U3/U4)
             total = mul(av, bv).reshape(raw.shape)
             cv = raw.view(cdt.value_dtype)
             np.add(total, cv, out=total)
@@ -738,7 +739,7 @@ def _executor(spec: MmadSpec, operands: Operands) -> Callable[..., None]:
             np.minimum(total, hi, out=total)  # "对于整数类型只有饱和模式"
             store(raw, old, np.maximum(total, lo, out=total))
         else:
-            with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (number-formats U3/U4)
+            with np.errstate(all="ignore"):  # IEEE inf / NaN propagate (docs/number_formats.md U3/U4)
                 if f32:  # K order in float32 (divergence M7)
                     if init is not None and init.ndim == 1:
                         init = np.broadcast_to(init, (m, n))
@@ -815,7 +816,7 @@ def prepare(v: Variant, core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p:
     if bias is not None and spec.init:
         warn = (partial(_hazard, f"{v.instr}: a bias tensor was given but cmatrixInitVal=true (and "
                                  "isBias=false) initialises C to 0, so the bias is ignored; set "
-                                 "cmatrixInitVal=false (CONCEPTS §9 Q32)"),)
+                                 "cmatrixInitVal=false (docs/divergences.md M5)"),)
     at = partial(_bias_not_read, v.instr) if bias is not None and spec.accumulate else None
     return PreparedCall(v.instr, spec, extents=ext, aligns=aligns, run=_executor(spec, operands),
                     counts=(_nbytes(m * n, cdt.bits), read, 0), warnings=warn,

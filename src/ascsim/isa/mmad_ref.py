@@ -40,7 +40,7 @@ from ..params import MmadParams
 
 #: MmadWithSparse.md 表2 (矩阵A选择过滤规则表): (index 0, index 1) -> elements of the group the two dense
 #: values multiply ("X/X": both). The pair (2'b10, 2'b01) is not in the table; ascsim reads it as the
-#: pair's rule "slot 1 takes element max(idx0, idx1 + 1)" -> element 2 twice (CONCEPTS §9 Q25).
+#: pair's rule "slot 1 takes element max(idx0, idx1 + 1)" -> element 2 twice (docs/divergences.md S4).
 SPARSE_SELECT = {
     (2, 2): (2, 3), (1, 2): (1, 3), (0, 2): (0, 3), (1, 1): (1, 2), (0, 1): (0, 2), (0, 0): (0, 1),
     (2, 0): (2, 2), (1, 0): (1, 1), (2, 1): (2, 2),
@@ -190,7 +190,7 @@ def reference(core, c: LocalTensor, a: LocalTensor, b: LocalTensor, p: MmadParam
 
 def _sparse_terms(core, av: list, bv: list, b: LocalTensor, n: int, k: int):
     idx = core.memory("SPARSE_IDX").data
-    base = b.offset // 4  # the index buffer address = L0B address / 4 (CONCEPTS §9 Q24)
+    base = b.offset // 4  # the index buffer address = L0B address / 4 (docs/divergences.md S2)
     kd_rows = 2 * -(-k // 4)
     n1 = -(-n // 16)
 

@@ -1,11 +1,11 @@
 """MX (microscaling) loads and MmadMx (Ascend 950 only).
 
 * `load_data_mx` = `LoadData(dst U, src T, srcMx fp8_e8m0_t, LoadData2DParamsV2, LoadData2DMxParams)`
-  (doc: 矩阵计算的搬入/LoadData_2D_MX.md; seed 003 "Load2DMX"/"Load2Dv2MX"; CONCEPTS §7). One call moves
+  (doc: 矩阵计算的搬入/LoadData_2D_MX.md; seed 003 "Load2DMX"/"Load2Dv2MX"; docs/load2d_mx.md). One call moves
   the data exactly like LoadData2DParamsV2 (L1 -> L0A/L0B) and the e8m0 scales in 32-B units
   (L1 -> L0A_MX/L0B_MX, at the L0A/L0B byte address / 16):
   scale unit (x, y) goes from src + ((xStart+x)*srcStride + yStart + y)*32 to mx + (x*dstStride + y)*32.
-* `mmad_mx` = `MmadMx(c, a, b[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md; number-formats §9):
+* `mmad_mx` = `MmadMx(c, a, b[, bias], MmadParams)` (doc: Mmad计算/MmadMx.md; docs/number_formats.md §9):
   C[m,n] = sum_k A[m,k]*2^(SA[m,k//32]-127) * B[k,n]*2^(SB[k//32,n]-127) (+ bias[n]), A Nz in L0A,
   B Zn in L0B, C Nz float in L0C; scales in L0A_MX/L0B_MX as 16x2 e8m0 fractals (scaleA Zz, scaleB Nn).
 """
@@ -56,7 +56,7 @@ class MxScaleSpec:
 
 
 def plan_mx_scales(spec: MxScaleSpec) -> Plan:
-    """32-B scale units, x (M or N fractals) outer, y (K pairs) inner (CONCEPTS §7 scale copy). Element
+    """32-B scale units, x (M or N fractals) outer, y (K pairs) inner (docs/load2d_mx.md). Element
     provenance for explain/draw, built on demand (`PLANS`); execution copies the units directly."""
     return PLANS.memo(("mx_scales", spec), lambda: _plan_mx_scales(spec))
 
@@ -112,7 +112,7 @@ def load_data_mx(core: CoreState, dst: LocalTensor, src: LocalTensor, src_mx: Lo
                  params: LoadData2DParamsV2, mx_params: LoadData2DMxParams) -> ExecReport:
     """`LoadData(dst, src, srcMx, LoadData2DParamsV2, LoadData2DMxParams)` (Load2DMX / Load2Dv2MX).
 
-    The data half and the scale half are each a NOP when their own steps are 0 (CONCEPTS §9 Q27:
+    The data half and the scale half are each a NOP when their own steps are 0 (docs/divergences.md X2:
     the doc calls xStep/yStep = 0 a NOP of the interface, but the official sample relies on the data
     half still running). Everything is validated before either half writes (the call boundary: the
     scale destination, at the L0A/L0B address / 16, is a fourth operand).
@@ -197,7 +197,7 @@ def _run_mx(prep: PreparedCall, data: Load2DV2Spec | None, scales: MxScaleSpec |
 
 def scale_offset(row: np.ndarray, kb: np.ndarray, k: int) -> np.ndarray:
     """Byte offset of the scale of row `row` (m for A, n for B) and K-block `kb` in its MX region:
-    16x2 fractals, ceil(K/64) per 16 rows; inside, row-major 16 rows x 2 K-blocks (CONCEPTS §7; doc:
+    16x2 fractals, ceil(K/64) per 16 rows; inside, row-major 16 rows x 2 K-blocks (divergences.md X3; doc:
     辅助矩阵分形格式详解.md scaleA Zz (M1,K1,M0,K0), scaleB Nn (N1,K1,N0,K0))."""
     return ((row // R0) * cdiv(k, 64) + kb // 2) * SCALE_UNIT + (row % R0) * 2 + kb % 2
 
@@ -215,7 +215,7 @@ def mx_scales(t: LocalTensor, rows: int, k: int) -> np.ndarray:
 
 
 def _mx_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.ndarray, np.ndarray]]:
-    """A * 2^(SA - 127) and B * 2^(SB - 127), exact in float64 (MmadMx.md; number-formats §9)."""
+    """A * 2^(SA - 127) and B * 2^(SB - 127), exact in float64 (MmadMx.md; docs/number_formats.md §9)."""
     m, n, k = spec.m, spec.n, spec.k
     kb = k // 32
     read_a = reader(spec.a, spec.a_layout, m, k, "float64")
@@ -223,7 +223,7 @@ def _mx_operands(spec: MmadSpec) -> Callable[[Sequence[LocalTensor]], tuple[np.n
 
     def read(ops: Sequence[LocalTensor]) -> tuple[np.ndarray, np.ndarray]:
         _, a, b, _, mxa, mxb = ops
-        with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate (number-formats U3/U4)
+        with np.errstate(all="ignore"):  # NaN scales / Inf elements propagate (docs/number_formats.md U3/U4)
             av = (read_a(a).reshape(m, kb, 32) * mx_scales(mxa, m, k)[:, :, None]).reshape(m, k)
             bv = (read_b(b).reshape(kb, 32, n) * mx_scales(mxb, n, k).T[:, None, :]).reshape(k, n)
         return av, bv
@@ -251,6 +251,6 @@ def mmad_mx(core: CoreState, c: LocalTensor, a: LocalTensor, b: LocalTensor, par
     operands are exact in float64 and go through Mmad's executor (A Nz on 950, B Zn, C Nz float, float64
     sum rounded once). Validation is the MmadMx row of `ascsim.isa.mmad.VARIANTS`; the initial value of C
     follows Mmad's rules (initVal = cmatrixInitVal && !isBias; bias tensor in C2 -> C = bias + A.B; in
-    CO1 -> accumulate; a bias with initVal true is ignored with a hazard, CONCEPTS §9 Q32).
+    CO1 -> accumulate; a bias with initVal true is ignored with a hazard, docs/divergences.md M5).
     """
     return mmad_call(VARIANTS[INSTR_MMX], core, c, a, b, params, bias, _mx_operands, _mx_extras, _mx_ops)

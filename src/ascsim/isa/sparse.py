@@ -1,6 +1,6 @@
 """4:2 structured sparsity on Atlas A2/A3: LoadDataWithSparse, MmadWithSparse and the offline helpers.
 
-Semantics (CONCEPTS §6; docs: 矩阵计算的搬入/LoadDataWithSparse.md, Mmad计算/MmadWithSparse.md,
+Semantics (docs/load_data_with_sparse.md; 矩阵计算的搬入/LoadDataWithSparse.md, Mmad计算/MmadWithSparse.md,
 矩阵计算分形介绍/辅助矩阵分形格式详解.md "4选2稀疏索引矩阵", 矩阵计算输入搬运约束.md; seed 004):
 
 - The original weight matrix B (K x N, int8) has at most 2 nonzeros in every group of 4 consecutive
@@ -16,11 +16,11 @@ Semantics (CONCEPTS §6; docs: 矩阵计算的搬入/LoadDataWithSparse.md, Mmad
   matrix in L0A (Zz, K1 = ceil(k/32) over the original k), C int32 in L0C (Nz).
 
 Choices where the docs leave a gap (reported to the lead for docs/divergences.md):
-- Index-buffer address = L0B dst byte offset / 4, for the load and for MmadWithSparse (CONCEPTS §9 Q24).
+- Index-buffer address = L0B dst byte offset / 4, for the load and for MmadWithSparse (divergences.md S2).
 - LoadData2DParams: srcStride/sid/dstGap/addrMode ignored ("其余参数未使用，无需配置"); ifTranspose=true
   rejected ("不支持转置功能"); startIndex in [0, 65535], repeatTimes in [0, 255], 0 = NOP.
 - Slot-1 selection = element max(idx0, idx1 + 1): matches every row of MmadWithSparse.md 表2, so code
-  pair (2, 0) selects element 2 twice ("X/X"), not element 1 (CONCEPTS §9 Q25).
+  pair (2, 0) selects element 2 twice ("X/X"), not element 1 (docs/divergences.md S4).
 - Index code 3 in the used region is rejected by MmadWithSparse (codes "必须在{0, 1, 2}范围内").
 - k need not be a multiple of 4: Kd = 2*ceil(k/4) dense rows are read and selected rows >= k (A's
   padding) contribute 0. m = 1 is not GEMV. cmatrixSource=true reads the bias row from BT address 0
@@ -54,7 +54,7 @@ MMAD = "MmadWithSparse"
 B_FRACTAL = 512  # bytes of one dense int8 Zn fractal (32 K x 16 N)
 IDX_FRACTAL = 128  # bytes of one index fractal (16 N x 8 bytes = 16 x 32 two-bit codes)
 K0 = 32  # int8 C0: dense rows per B fractal
-IDX_RATIO = B_FRACTAL // IDX_FRACTAL  # index-buffer offset = L0B offset / 4 (CONCEPTS §9 Q24)
+IDX_RATIO = B_FRACTAL // IDX_FRACTAL  # index-buffer offset = L0B offset / 4 (docs/divergences.md S2)
 
 
 # -- offline helpers: densify and pack --------------------------------------------------------------
@@ -188,7 +188,7 @@ class _Pair(tuple):
 
 def index_buffer_tensor(core: CoreState, l0b: LocalTensor, length: int) -> LocalTensor:
     """The sparse-index-buffer view that belongs to L0B tensor `l0b`: byte offset = L0B offset / 4
-    (CONCEPTS §9 Q24: the docs give no address; the official example uses offset 0 for both)."""
+    (docs/divergences.md S2: the docs give no address; the official example uses offset 0 for both)."""
     return LocalTensor(core.memory("SPARSE_IDX"), "SPARSE_IDX", l0b.offset // IDX_RATIO, "uint8_t", length)
 
 
@@ -265,7 +265,7 @@ def sparse_rows(codes: np.ndarray) -> np.ndarray:
 
     Slot 0 (even kd) takes element idx0 of its group; slot 1 takes element max(idx0, idx1 + 1). The max
     reproduces every row of 表2, including (2'b10, 2'b00) -> "X/X" at element 2 and (2'b01, 2'b00) ->
-    "X/X" at element 1, where a plain idx1 + 1 would give element 1 for (2, 0) (CONCEPTS §9 Q25).
+    "X/X" at element 1, where a plain idx1 + 1 would give element 1 for (2, 0) (docs/divergences.md S4).
     """
     g = 4 * (np.arange(codes.shape[0]) // 2)[:, None]
     idx0 = codes[0::2].astype(np.int64)

@@ -1,6 +1,6 @@
 """LoadDataWithTranspose (LoadData2dTransposeParams and ...V2): validate -> plan -> execute.
 
-Semantics (CONCEPTS §5; doc: LoadDataWithTranspose.md 功能说明, 分形转置, 表3/表4; seed 002):
+Semantics (docs/load_data_with_transpose.md; LoadDataWithTranspose.md 功能说明, 分形转置, 表3/表4; seed 002):
 each iteration reads one *square* built from n_f source fractals (512 B each), transposes it and
 writes it back as n_f fractals.
 
@@ -15,7 +15,7 @@ Iteration i (0-based) reads source fractal F_j and writes destination fractal D_
   V2: F_j = startIndex ± i*srcStride + j*(srcFracGap + 1)          (they count fractals, 表4)
   D_j = i*(dstGap + 1) + j*(dstFracGap + 1)                        (dstFracGap has no effect for b16)
 with "-" when addrMode is true (decrement, 表3 控制地址更新方式). repeatTimes = 0 is a NOP (V1; V2's
-表4 range is [1, 255]). b32 in V2 also takes 2 fractals per iteration (CONCEPTS §9 Q21; 表4 says 4).
+表4 range is [1, 255]). b32 in V2 also takes 2 fractals per iteration (docs/divergences.md T4; 表4 says 4).
 Overlapping destination fractals ("开发者需要保证目的操作数转置后的分形没有重叠") are executed in program
 order — iteration by iteration, fractal by fractal, later writes win, as the hardware iterates — with a
 HazardWarning naming the colliding writes (strict: HazardError; divergence T9).
@@ -55,7 +55,7 @@ U16 = 65535
 
 #: bits -> (n_f fractals per square, square side in elements, fractals stacked vertically?)
 GEOMETRY: dict[int, tuple[int, int, bool]] = {
-    4: (4, 64, True),  # doc 分形转置: 4 x 16x64 -> 64x64 (CONCEPTS §9 Q22 default)
+    4: (4, 64, True),  # doc 分形转置: 4 x 16x64 -> 64x64 (docs/divergences.md T2)
     8: (2, 32, True),  # 2 x 16x32 -> 32x32
     16: (1, 16, True),  # 1 x 16x16
     32: (2, 16, False),  # 2 x 16x8 side by side -> 16x16 (IN-CON 分形约束 "Nz当且仅当Row==16")
@@ -352,7 +352,7 @@ def transposed_view(bits: int, blocks: np.ndarray) -> np.ndarray:
 # -- b4: the 64x64 nibble transpose in numpy ------------------------------------------------------------
 #
 # Byte B[row, m] of a square holds S[row, 2m] (low nibble) and S[row, 2m+1] (high nibble); output byte
-# O[a, k] = S[2k, a] | S[2k+1, a] << 4 (number-formats §4, module docstring). With row = 2k + p and
+# O[a, k] = S[2k, a] | S[2k+1, a] << 4 (docs/number_formats.md §4, module docstring). With row = 2k + p and
 # a = 2m + q: O[2m+q, k] = nibble q of B[2k, m] | nibble q of B[2k+1, m] << 4. So the job is (1) a 2x2
 # nibble swap between the p = 0 and p = 1 bytes of each (k, m) - X' = lo X | lo Y << 4, Y' = hi X | hi Y << 4
 # - and (2) moving byte (k, p, m) of the square to (m, p, k) (the X'/Y' bytes become rows 2m/2m+1).

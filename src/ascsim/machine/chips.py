@@ -530,7 +530,7 @@ def _build_ascend950() -> dict[str, ApiSupport]:
         ),
         "LoadDataWithTranspose": _api(
             # doc: LoadDataWithTranspose.md 功能说明 id10 (950: L1->L0B only). V1 params are converted to
-            # V2 by the C++ API on 950 (CONCEPTS §5 [impl]); the doc lists only the V2 struct for 950.
+            # V2 by the C++ API on 950 (dav_3510; divergences.md T6); the doc lists only V2 for 950.
             {L1_L0B: ldwt},
             {L1_L0B: ldwt},
             notes=f"doc: {_DOC}LoadDataWithTranspose.md 数据类型 id14, 功能说明 id10",
@@ -1007,7 +1007,7 @@ def _profile(
     )
 
 
-# doc: CONCEPTS §1 (H-spec2201 / H-spec3510 storage tables);
+# doc: the NPU架构版本2201.md / 3510.md storage tables (docs/layouts.md "Memories");
 # SPARSE_IDX = L0B/4 [doc: LoadDataWithSparse 约束说明]
 _MEM_A2A3 = {"L1": _kb(512), "L0A": _kb(64), "L0B": _kb(64), "L0C": _kb(128), "BT": _kb(1), "FB": _kb(2),
              "SPARSE_IDX": _kb(16)}  # fmt: skip
@@ -1033,14 +1033,14 @@ ASCEND950 = _profile(
 A3 = _profile(
     "a3", "Atlas A3 training/inference series",
     ("a3", "atlas_a3", "Atlas A3 训练系列产品/Atlas A3 推理系列产品", "910_93", "ascend910_93", "910c"),
-    "2201",  # doc: CONCEPTS header ("A2/A3 = arch 2201, dav_c220")
+    "2201",  # doc: A2/A3 = arch 2201, dav_c220 (docs/layouts.md "Memories")
     _MEM_A2A3, "ZZ", _build_a2a3("id A3"),  # doc: LoadData_3D.md dst_layout id34 (L0A ZZ)
 )  # fmt: skip
 A2 = _profile(
     "a2", "Atlas A2 training/inference series",
     ("a2", "910b", "atlas_a2", "ascend910b", "Atlas A2 训练系列产品/Atlas A2 推理系列产品", "dav_c220",
      "c220", "2201"),
-    "2201",  # doc: CONCEPTS header
+    "2201",  # doc: docs/layouts.md "Memories"
     _MEM_A2A3, "ZZ", _build_a2a3("id 910b"),  # doc: LoadData_3D.md dst_layout id34
 )  # fmt: skip
 ATLAS200I500A2 = _profile(
@@ -1234,8 +1234,8 @@ DIVERGENCE_NOTES: list[str] = [
     "LoadDataWithTranspose.md lists Kirin X90 支持 (int8_t, half) and Kirin 9030 不支持.",
     "LoadDataWithTranspose on 950: seed 002 and LoadDataWithTranspose.md 表3/4 describe "
     "LoadData2dTransposeParams as the general struct and V2 as 950-only, while the doc's "
-    "loadDataParams note says 950 uses V2; CONCEPTS §5 [impl] says the 950 C++ API also accepts"
-    " V1 params (we list both LoadDataWithTranspose and LoadDataWithTransposeV2 on 950).",
+    "loadDataParams note says 950 uses V2; the 950 C++ API (dav_3510) also accepts V1 params, "
+    "converting them (T6) (we list both LoadDataWithTranspose and LoadDataWithTransposeV2 on 950).",
     "Load2DMX paths: seed 003 lists GM->A1/B1/A2/B2 and A1->A2/B1->B2, while LoadData_2D_MX.md "
     "lists only L1->L0A/L0B for data and L1->L0A_MX/L0B_MX for scales (we use the doc).",
     "Load2DMX dst dtype U: seed 003 requires mx_fp8_e4m3_t/mx_fp8_e5m2_t for fp8 sources, while"

@@ -1,10 +1,10 @@
-"""Element types of the Ascend cube: names, bit widths, codecs and byte packing (number-formats.md).
+"""Element types of the Ascend cube: names, bit widths, codecs and byte packing (docs/number_formats.md).
 
-Note on ml_dtypes / en_dtypes soundness (checked by tests/test_dtypes.py against the number-formats.md
+Note on ml_dtypes / en_dtypes soundness (checked by tests/test_dtypes.py against the docs/number_formats.md
 tables and the formula decoders below): en_dtypes 0.0.4 ``hifloat8`` and ``float4_e1m2`` decode all
-256 / 16 codes exactly as number-formats.md §1 / §3 say, so they are used as ``value_dtype``.  Their
+256 / 16 codes exactly as docs/number_formats.md §1 / §3 say, so they are used as ``value_dtype``.  Their
 *encoders* are not used as-is: en_dtypes' hifloat8 cast rounds |x| in [2^-23, 1.5*2^-23) up to
-±2^-22, while Huawei's reference converter (§1, [S4]) flushes |x| < 1.5*2^-23 to 0x00, so hifloat8
+±2^-22, while Huawei's reference converter (§1, hif8.py) flushes |x| < 1.5*2^-23 to 0x00, so hifloat8
 encoding uses our own table-based TA ("round half away from zero") encoder.  ml_dtypes' float64 ->
 bfloat16 cast rounds twice (via float32), so every narrow float is first rounded to nearest-even in
 float64 by ``_quantize`` and only then cast.  ml_dtypes maps NaN -> fp4 code 0x8 (-0); §2 says NaN -> 0,
@@ -158,7 +158,7 @@ def get_dtype(x: str | DType | np.dtype | type) -> DType:
                            f"{coerce.show(x)}{hint}")
 
 
-# ---------------------------------------------------------------- formula decoders (number-formats.md)
+# ---------------------------------------------------------------- formula decoders (docs/number_formats.md)
 
 def _hif8_scalar(code: int) -> float:
     """HiF8 value of one code by the §1 field rules (Dot prefix, sign-magnitude exponent, DML)."""
@@ -243,7 +243,7 @@ def _check_raw(dt: DType, raw: Any) -> np.ndarray:
 
 
 def decode(dtype: Any, raw: Any) -> np.ndarray:
-    """Raw bit patterns -> float64 (float types, via the number-formats.md formulas) or int64."""
+    """Raw bit patterns -> float64 (float types, via the docs/number_formats.md formulas) or int64."""
     dt = get_dtype(dtype)
     r = _check_raw(dt, raw)
     if dt is INT4B:
@@ -278,7 +278,7 @@ def _hif8_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     vals = np.array([v for v, _ in pos] + [1.5 * 2.0**15])  # 0x6F (Inf) sits where 1.5*2^15 would be
     codes = np.array([c for _, c in pos] + [0x6F], dtype=np.uint8)
     mids = (vals[:-1] + vals[1:]) / 2
-    mids[0] = 1.5 * 2.0**-23  # §1 [S4]: |x| < 1.5*2^-23 -> 0x00
+    mids[0] = 1.5 * 2.0**-23  # §1 (Huawei's hif8.py): |x| < 1.5*2^-23 -> 0x00
     return vals, codes, mids
 
 

@@ -41,7 +41,7 @@ def nz_offset(r, c, rows: int, c0: int, stride: int | None = None):
 def zn_offset(k, n, cols: int, k0: int):
     """Zn for a K x N matrix B: fractals row-major over (k//k0, n//16), inside [n%16][k%k0].
 
-    Byte-identical to Nz(B^T) with column stride ceil(N/16) (CONCEPTS §2 identity; tested).
+    Byte-identical to Nz(B^T) with column stride ceil(N/16) (docs/layouts.md "Identities"; tested).
     """
     return ((k // k0) * cdiv(cols, R0) + n // R0) * (R0 * k0) + (n % R0) * k0 + k % k0
 

@@ -27,7 +27,8 @@ from .dtypes import DType, from_bytes, get_dtype, raw_from_bytes, raw_to_bytes, 
 MARKER = 0xCD
 
 #: Bytes past the end of every memory's backing buffer, invisible to tensors: the executor parks the pad
-#: pattern there so a plan's pad units are just more indices of its one gather (docs: DESIGN, speed).
+#: pattern there so a plan's pad units are just more indices of its one gather (docs/performance.md,
+#: "Execution").
 SPARE = 32
 
 #: TPosition -> physical memory on every chip ascsim models (asc-devkit kernel_event.h GetPhyType).

@@ -1,6 +1,6 @@
 """GM-side copy parameter structs: DataCopy GM->L1 (plain, ND2NZ, DN2NZ), L1->BT/FB, DataCopyPad and Fixpipe.
 
-Names and field order follow the doc tables (CONCEPTS §8):
+Names and field order follow the doc tables (docs/gm_copies.md "Parameters"):
 - `DataCopyParams`: M/矩阵计算的搬入/DataCopy（GMToL1高维切分数据搬运）.md 表3. The C++ members are
   srcStride/dstStride; the doc calls them srcGap/dstGap (end-to-start gaps in 32-B blocks), so both
   spellings work here.

@@ -1,8 +1,8 @@
 """2D load parameter structs: LoadData 2D (v1/v2/BitMode), LoadDataWithTranspose, MX scales.
 
-Field order = C++ constructor order (asc-devkit kernel_struct_mm.h; CONCEPTS §4, §5, §7). Note the
-LoadData2DParams constructor order differs from its member order: {startIndex, repeatTimes, srcStride,
-sid, dstGap, ifTranspose, addrMode}.
+Field order = C++ constructor order (asc-devkit kernel_struct_mm.h; the "Parameters" sections of
+docs/load2d.md, load_data_with_transpose.md, load2d_mx.md). Note the LoadData2DParams constructor order
+differs from its member order: {startIndex, repeatTimes, srcStride, sid, dstGap, ifTranspose, addrMode}.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class LoadData2DMxParams(Struct):
 
 
 # Load2DBitModeParam bit fields: name -> (config word, low bit, width). doc: LoadData_2D_BitMode.md 表4/表5
-# (bit-fields fill from the low bits up; CONCEPTS §4.2: mStep [39:32], kStep [47:40]).
+# (bit-fields fill from the low bits up; docs/load2d.md "Load2DBitModeParam": mStep [39:32], kStep [47:40]).
 LOAD2D_BITMODE_FIELDS: dict[str, tuple[int, int, int]] = {
     "mStartPosition": (0, 0, 16),
     "kStartPosition": (0, 16, 16),

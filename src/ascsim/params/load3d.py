@@ -1,7 +1,7 @@
 """Load3D parameter structs (and the shared struct helpers) under their C++ names and field names.
 
-Positional order = the C++ constructor / aggregate order (asc-devkit kernel_struct_mm.h, CONCEPTS
-§3.3), so a brace initialiser's values can be pasted: `LoadData3DParamsV2([1,1,1,1], 4, 4, 16, ...)`.
+Positional order = the C++ constructor / aggregate order (asc-devkit kernel_struct_mm.h; docs/load3d.md
+"Parameters"), so a brace initialiser's values can be pasted: `LoadData3DParamsV2([1,1,1,1], 4, 4, 16, ...)`.
 Structs stay mutable like their C++ twins; `key()` snapshots one into a hashable tuple for plan caches.
 Range checks belong to the instructions (they know the chip and dtype); the bit-packed forms check
 their bit widths here because that is where a value would be truncated.
@@ -236,7 +236,7 @@ FMATRIX_BITMODE_FIELDS: dict[str, tuple[int, int]] = {
 class SetFMatrixBitModeParams(Struct):
     """`SetFmatrix(SetFMatrixBitModeParams, FmatrixMode)` (950; SetFmatrixBitMode.md): the FMATRIX
     register as one packed word. Built from a LoadData3DParamsV2 it takes l1H, l1W and padList (the doc's
-    reading; the C++ constructor is reported not to copy padList, CONCEPTS §9 Q9)."""
+    reading; the C++ constructor is reported not to copy padList, docs/divergences.md L20)."""
 
     def __init__(self, src: LoadData3DParamsV2 | int | None = None) -> None:
         self.config0 = 0

@@ -2,10 +2,10 @@
 into L0A / L0B, and a C tile from L0C back to GM — as `Call` records (planner.program), so the planner,
 the flows, the scenario writer and the C++ printer share them.
 
-Matrices (CONCEPTS §8): an operand is stored in GM as an ND row-major matrix X — A [m, k] or Aᵀ [k, m]
+Matrices (docs/gm_copies.md): an operand is stored in GM as an ND row-major matrix X — A [m, k] or Aᵀ [k, m]
 ("A col-major"), B [k, n] or Bᵀ [n, k] ("B col-major"). A block of X goes to L1 as Nz (DataCopy with
 Nd2NzParams, column height = the block's rows rounded up to the granularity `gran`), and from there into
-the layout Mmad reads: L0A Zz(A) (A2/A3) or Nz(A) (950), L0B Zn(B) = Nz(Bᵀ) (CONCEPTS §2). Whether that
+the layout Mmad reads: L0A Zz(A) (A2/A3) or Nz(A) (950), L0B Zn(B) = Nz(Bᵀ) (docs/layouts.md). Whether that
 L1 -> L0 move needs an in-fractal transpose follows 矩阵计算输入搬运约束.md 表5: "A转置" and "B不转置" do,
 "A不转置" and "B转置" do not. The loads:
 
@@ -13,7 +13,7 @@ L1 -> L0 move needs an in-fractal transpose follows 矩阵计算输入搬运约�
   for b16;
 - transpose: LoadDataWithTranspose (V1 on A2/A3, V2 on 950), square by square (LoadDataWithTranspose.md
   调用示例); b32 on A2/A3 reads a 16-row banded L1 layout (Nz "当且仅当Row==16");
-- load3d: Load3D v2 in its 2-D use, l1H = 1, l1W = the L1 column height, Kh = Kw = 1 (CONCEPTS §3.9),
+- load3d: Load3D v2 in its 2-D use, l1H = 1, l1W = the L1 column height, Kh = Kw = 1 (docs/load3d.md),
   enTranspose for a transposed A;
 - load2dv2: LoadData2DParamsV2 (950), one call per tile, ifTranspose when needed (LoadData_2D_V2.md).
 
@@ -25,7 +25,7 @@ transposes its window, so a B stored transposed cannot use it).
 
 Padding conventions: squares force the padded extents of the L0 layouts (b8 squares are 32 x 32, b4
 64 x 64), so each load reports the row pitch it wrote — Mmad then runs with m = Ha (the L0A row height)
-and n = Nb (the L0B N pitch), and Fixpipe copies only the valid m x n block (CONCEPTS §8). float A loaded
+and n = Nb (the L0B N pitch), and Fixpipe moves only the valid m x n block (docs/gm_copies.md). float A loaded
 transposed on A2/A3 gets a K pitch of ceil(k/16)*2 fractals, so Mmad runs with kDirectionAlign = true
 (K-方向对齐约束.md 2). int4 Mmad needs an even k (Mmad.md 表7): k is rounded up, the extra A column being
 the zero fill of ND2NZ.
@@ -223,7 +223,7 @@ def _ldwt(dst: tuple[str, int], src: tuple[str, int], p: object, nbytes: int, me
 
 def load3d_2d_params(x: MatrixBlock, dt: DType, m0: int, m_ext: int, k0: int, k_ext: int, transpose: bool
                      ) -> LoadData3DParamsV2:
-    """The 2-D use of Load3D (CONCEPTS §3.9): W = the stored Nz block, window rows [m0, m0+m_ext),
+    """The 2-D use of Load3D (docs/load3d.md): W = the stored Nz block, window rows [m0, m0+m_ext),
     columns [k0, k0+k_ext)."""
     return LoadData3DParamsV2([0, 0, 0, 0], 1, x.height, align(x.cols, dt.c0), k_ext, m_ext, k0, m0,
                               enTranspose=transpose, padValue=0)
@@ -258,7 +258,7 @@ def load_a(chip: ChipProfile, dt: DType, load: str, trans: bool, x: MatrixBlock,
         m_ext = align(kt, 32 if bits == 8 else R0)
         k_ext = align(mt, c0)
         p = load3d_2d_params(x, dt, k0, m_ext, m0, k_ext, True)
-        # A2 b32: the Zz pitch of Wᵀ is m_ext/8 = ceil(k/16)*2 fractals (CONCEPTS §3.2) -> kDirectionAlign
+        # A2 b32: the Zz pitch of Wᵀ is m_ext/8 = ceil(k/16)*2 fractals (docs/load3d.md) -> kDirectionAlign
         out.append(_l3d((a2, 0), x.ref, p, bits, "L0A"))
         return out, align(k_ext, R0), zz and bits == 32
     if load == "load2dv2":  # region R = Aᵀ tile, destination Nz(Rᵀ) = Nz(A) (LoadData_2D_V2.md 表3)

@@ -96,7 +96,7 @@ class FmapOperand:
 
     def k_blocks(self, per_block: int) -> tuple[Block, ...]:
         """K = channels x Kh x Kw img2col columns, ordered (channel group, kh, kw, channel in group): a block
-        of whole channel groups is a contiguous K range (CONCEPTS §3.1)."""
+        of whole channel groups is a contiguous K range (docs/load3d.md "The img2col matrix")."""
         kk = self.kernel[0] * self.kernel[1]
         ends = [(c, min(self.channels, c + per_block)) for c in range(0, self.channels, per_block)]
         return tuple(Block(c * kk, (e - c) * kk, (c, e)) for c, e in ends)

@@ -256,7 +256,8 @@ def fmap_gm(dt: DType, x: np.ndarray, channels: int) -> tuple[np.ndarray, int]:
 def img2col_column(c: np.ndarray, kh: np.ndarray, kw: np.ndarray, channels: int, kh_n: int, kw_n: int,
                    c0: int) -> np.ndarray:
     """img2col column of (channel, kh, kw): group g starting at cs with n channels covers columns
-    [Kh*Kw*cs, Kh*Kw*(cs+n)), inside it j = (kh*Kw + kw)*n + (c - cs) (CONCEPTS §3.1)."""
+    [Kh*Kw*cs, Kh*Kw*(cs+n)), inside it j = (kh*Kw + kw)*n + (c - cs) (docs/load3d.md "The img2col
+    matrix")."""
     out = np.zeros(np.shape(c), dtype=np.int64)
     for cs, n in channel_groups(channels, c0):
         sel = (c >= cs) & (c < cs + n)

@@ -6,10 +6,10 @@ Each step becomes its parameter struct, then the call:
     AscendC::LoadData3DParamsV2<half> params{padList, 4, 4, 32, ...};  // padList, l1H, l1W, ...
     AscendC::LoadData(l0a, fmap, params);
 
-- Structs with a C++ constructor get a brace initialiser in constructor order (= the positional order of
-  the ascsim dataclasses; asc-devkit kernel_struct_mm.h, CONCEPTS §3.3, §4, §7, §8) and a trailing comment
-  naming the fields. Fields the constructor does not take (MmadParams.unitFlag ...) follow as
-  `params.field = value;` lines when they are not the default.
+- Structs with a C++ constructor get a brace initialiser in constructor order (= the positional order of the
+  ascsim dataclasses; asc-devkit kernel_struct_mm.h; the "Parameters" sections of docs/load3d.md, load2d.md,
+  load2d_mx.md, mmad.md, gm_copies.md) and a trailing comment naming the fields. Fields the constructor does
+  not take (MmadParams.unitFlag ...) follow as `params.field = value;` lines when they are not the default.
 - Structs without one (FixpipeParams*, doc: Fixpipe（L0C到GM数据搬运）.md examples) and the bit-mode
   unions (Load3DBitModeParam, doc: LoadData_3D_BitMode.md 表3-表5) are declared, then set field by field
   (`params.SetKExtension(128);`, or `params.config0 = 0x...;` when the scenario gives the words).
@@ -37,7 +37,7 @@ from .schema import Scenario, ScenarioError, Step
 # Number of leading dataclass fields the C++ constructor takes (0 = no constructor: assign fields).
 _CTOR_ARITY: dict[str, int] = {
     "LoadData3DParamsV1": 19,  # LoadData_3D.md v1 example: 19 values
-    "LoadData3DParamsV2": 20,  # CONCEPTS §3.3: ..., padValue[, filterSizeW, filterSizeH, fMatrixCtrl]
+    "LoadData3DParamsV2": 20,  # docs/load3d.md: ..., padValue[, filterSizeW, filterSizeH, fMatrixCtrl]
     "LoadData3DParamsV2Pro": 8,
     "LoadData2DParams": 7,  # (startIndex, repeatTimes, srcStride, sid, dstGap, ifTranspose, addrMode)
     "LoadData2DParamsV2": 8,

@@ -2,7 +2,7 @@
 on the left, the destination fractals on the right, at one scale, every destination element coloured by
 where it came from; below them the call, the registers it read, the readings it rests on and the colour key.
 
-A picture is a rendering of the step's access plan (DESIGN.md "pictures"): the same final
+A picture is a rendering of the step's access plan (docs/python.md "Access plans"): the same final
 destination -> source map `ascsim.view.explain` prints. The picture is first built as plain data (`Picture`:
 panels of cells with colours, labels, ticks and outlines; no matplotlib), then rendered by matplotlib to
 .svg / .png; the HTML explorer (`ascsim.view.explore`) reuses the same panels for its hover map.
@@ -10,7 +10,7 @@ panels of cells with colours, labels, ticks and outlines; no matplotlib), then r
 Colour groups (one colour per group, families so 49+ groups stay apart):
 
 * Load3D v2 family: one group per (channel group c1, kernel point kh, kw) — one C0 block of img2col
-  columns (doc: LoadData_3D.md 数据格式说明, CONCEPTS §3.1 column order c1, kh, kw, c0); hue = (c1, kh),
+  columns (doc: LoadData_3D.md 数据格式说明, docs/load3d.md: column order c1, kh, kw, c0); hue = (c1, kh),
   shade = kw, and the key is drawn as a kh x kw grid;
 * Load3D v1: one group per channel group c1;
 * a row-major (ND) source: one group per 16 x C0 tile (hue = tile row, shade = tile column);

@@ -1,10 +1,10 @@
 """Provenance of one executed step: where every destination element came from, in words.
 
-The access plan *is* the provenance (DESIGN.md "One idea at the centre"): `Plan.dst`/`Plan.src` list,
+The access plan *is* the provenance (docs/python.md "Access plans"): `Plan.dst`/`Plan.src` list,
 in program order, the source element (or PAD) each destination element receives, later writes win.
 This module turns that into coordinates a kernel author recognises:
 
-* Load3D v2 family (img2col, doc: LoadData_3D.md 表4 / CONCEPTS §3.1-3.2): the img2col (m, k) of the
+* Load3D v2 family (img2col, doc: LoadData_3D.md 表4; docs/load3d.md): the img2col (m, k) of the
   destination element, its (ho, wo, kh, kw), and the feature-map (c, h, w) / (c1, c0) it reads in the
   L1 layout of `ascsim.layouts.chw_to_fmap_l1` (NC1HWC0 groups + packed tail) — or the padded (h, w)
   when the element is padValue;

@@ -9,7 +9,7 @@
 * `step(run, n)`: the same face for step n of a scenario run (its tensor names and layouts).
 * `tensor_html(t)`: a LocalTensor as an HTML table of its fractals (values; `_` = never written).
 
-Layering (DESIGN "Growing the house", "Pictures import downward"): this module sits above `explain` and
+Layering (docs/architecture.md "The layers", "Pictures import downward"): this module sits above `explain` and
 `draw`; `ascsim.engine.plan` (where ExecReport lives, below the instructions) never imports it — it calls the
 functions below through the `engine.record.REPORT_VIEW` slot this module fills when imported.
 """
