@@ -12,6 +12,7 @@ names (A1, B2, CO1, ...) are accepted everywhere and mapped with :data:`TPOSITIO
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from collections.abc import Iterable, Mapping
@@ -441,6 +442,27 @@ def _fixpipe(conv: Mapping[str, Iterable[str]], notes: str) -> ApiSupport:
     return _api({L0C_GM: frozenset(conv)}, notes=notes, combos=[(s, d) for s, ds in conv.items() for d in ds])
 
 
+@dataclass(frozen=True)
+class _SameAsV2:
+    """A Load3D v2 Pro row that is the chip's v2 row (one doc table for both) under its own citation; the C++
+    audit of v2 is not carried over (v2 Pro's checks were not audited)."""
+
+    notes: str
+
+
+def _pro_of(notes: str) -> _SameAsV2:
+    return _SameAsV2(notes)
+
+
+def _derived(apis: Mapping[str, ApiSupport | _SameAsV2]) -> dict[str, ApiSupport]:
+    """Rows stated as derived from another row of the same chip, resolved."""
+    out = dict(apis)
+    for k, v in apis.items():
+        if isinstance(v, _SameAsV2):
+            out[k] = dataclasses.replace(out["Load3Dv2"], notes=v.notes, cpp=None, cpp_check="")
+    return out  # type: ignore[return-value]
+
+
 def _kb(n: int) -> int:
     return n * 1024
 
@@ -621,11 +643,8 @@ def _build_a2a3(npu: str) -> dict[str, ApiSupport]:
             cpp_check="ASCENDC_DEBUG_ASSERT in LoadDataImpl [LoadData3DParamsV2, 2201]; ReportNotSupport "
                       "for b8 to L0B",
         ),
-        "Load3Dv2Pro": _api(
-            {L1_L0A: l3d_a, L1_L0B: l3d_b},
-            {L1_L0A: l3d_tr},
-            notes=f"doc: {_DOC}LoadData_3D.md 数据类型 {npu} (v2 Pro shares the v2 list)",
-        ),
+        # v2 Pro shares the v2 list (the doc's one table); the C++ audit above is v2's only
+        "Load3Dv2Pro": _pro_of(f"doc: {_DOC}LoadData_3D.md 数据类型 {npu} (v2 Pro shares the v2 list)"),
         "LoadData2D": _api(
             # doc: LoadData_2D.md 功能说明 (GM->L0A/L0B, L1->L0A/L0B); int4b_t only on L1 paths
             # (note id13/14);
@@ -700,9 +719,7 @@ def _build_atlas200i500a2() -> dict[str, ApiSupport]:
         "Load3Dv2": _api(
             {L1_L0A: l3d_a, L1_L0B: l3d_b}, {L1_L0A: l3d_tr}, notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id26"
         ),
-        "Load3Dv2Pro": _api(
-            {L1_L0A: l3d_a, L1_L0B: l3d_b}, {L1_L0A: l3d_tr}, notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id26"
-        ),
+        "Load3Dv2Pro": _pro_of(f"doc: {_DOC}LoadData_3D.md 数据类型 id26"),
         "LoadData2D": _api(
             # doc: LoadData_2D.md 功能说明 (generic paths); GM->L1 LoadData（GMToL1-2D矩阵搬运）.md id13
             {GM_L1: l2d, GM_L0A: l2d, GM_L0B: l2d, L1_L0A: l2d, L1_L0B: l2d},
@@ -759,11 +776,7 @@ def _build_inference_aicore() -> dict[str, ApiSupport]:
         "Load3Dv2": _api(
             {L1_L0A: l3d, L1_L0B: l3d}, {L1_L0A: l3d_tr}, notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id27"
         ),
-        "Load3Dv2Pro": _api(
-            {L1_L0A: l3d, L1_L0B: l3d},
-            {L1_L0A: l3d_tr},
-            notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id27; 表5 channelSize rules",
-        ),
+        "Load3Dv2Pro": _pro_of(f"doc: {_DOC}LoadData_3D.md 数据类型 id27; 表5 channelSize rules"),
         "LoadData2D": _api(
             # doc: LoadData_2D.md 数据类型 id17: int4b_t only on L1->L0A/L0B; GM->L1 GMToL1 page id14.
             {GM_L1: l2d, GM_L0A: l2d, GM_L0B: l2d, L1_L0A: _t(S4, l2d), L1_L0B: _t(S4, l2d)},
@@ -838,9 +851,7 @@ def _build_kirin_x90() -> dict[str, ApiSupport]:
             {L1_L0A: ("half",)},
             notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id28",
         ),
-        "Load3Dv2Pro": _api(
-            {L1_L0A: i8h, L1_L0B: i8h}, {L1_L0A: ("half",)}, notes=f"doc: {_DOC}LoadData_3D.md 数据类型 id28"
-        ),
+        "Load3Dv2Pro": _pro_of(f"doc: {_DOC}LoadData_3D.md 数据类型 id28"),
         "LoadData2D": _api(
             {GM_L1: i8h, GM_L0A: i8h, GM_L0B: i8h, L1_L0A: i8h, L1_L0B: i8h},
             {L1_L0A: ("half",), L1_L0B: ("half",)},
@@ -988,6 +999,7 @@ def _profile(
     apis: Mapping[str, ApiSupport],
     has_cube: bool = True,
 ) -> ChipProfile:
+    apis = _derived(apis)
     apis = {**apis, **_companions(key)} if has_cube else apis
     unknown = sorted(set(apis) - set(API_KEYS))
     if unknown:  # pragma: no cover - guards the tables above
