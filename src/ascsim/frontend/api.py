@@ -24,7 +24,7 @@ from typing import Any
 from .. import ascendc
 from .. import params as P
 from ..base.errors import NotImplementedFeature
-from ..isa.table import INSTRUCTIONS, STRUCT, TENSOR, VALUE, Arg, Form, Instruction
+from ..isa.table import BY_NAME, INSTRUCTIONS, STRUCT, TENSOR, VALUE, Arg, Form, Instruction
 from ..machine.memory import LocalTensor
 from ..scenario import struct_types
 from .cvalues import FLOAT as _FLOAT
@@ -461,7 +461,7 @@ API: dict[str, Bind] = {ins.name: Bind(ins) for ins in INSTRUCTIONS}
 
 #: API calls of the cube path the front-end knows but ascsim does not model: a call stops the kernel with
 #: NotImplementedFeature naming it (docs/divergences.md R20).
-UNMODELLED = ("SetAtomicMax", "SetAtomicMin", "SetAtomicType")
+UNMODELLED = tuple(n for n in ("SetAtomicMax", "SetAtomicMin", "SetAtomicType") if n not in BY_NAME)
 
 
 #: Params structs of the companion calls above that ascsim.params does not have yet.

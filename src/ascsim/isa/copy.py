@@ -72,7 +72,7 @@ from ..params import (
     Nd2NzParams,
     PaddingMode,
 )
-from .fixpipe import atomic_add, data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
+from .fixpipe import atomic_store, data_copy_l0c, fixpipe, reference_fixpipe  # noqa: F401 - re-exported
 from .registers import checked_pad_pattern
 
 U32 = 2**32 - 1
@@ -269,24 +269,24 @@ def _prepared_gm(core: CoreState, dst: LocalTensor, src: LocalTensor,
     atomic = core.regs.atomic
     if atomic is None:
         return _block_copy_call(instr, spec, aligns)
-    if atomic != dst.dtype.name:
-        raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
+    if atomic.dtype != dst.dtype.name:
+        raise UnsupportedError(f"{instr}: the atomic {atomic.op} type set by {atomic.setter} must equal the "
                                f"tensor type {dst.dtype.name} (the docs define no behaviour for a mismatch; "
                                "ascsim reading: divergence C20)")
     prep = _block_copy_call(instr, spec, aligns, notes=("C20",))
-    prep.run = partial(_run_atomic_blocks, spec)
+    prep.run = partial(_run_atomic_blocks, spec, atomic.op)
     return prep
 
 
-def _run_atomic_blocks(spec: BlockCopySpec, core: CoreState, ops) -> None:
-    """The blocks added onto GM element by element in the atomic type (SetAtomicAdd.md: "UB/L0C Buffer/L1
-    Buffer->GM"; `fixpipe.atomic_add`)."""
+def _run_atomic_blocks(spec: BlockCopySpec, op: str, core: CoreState, ops) -> None:
+    """The blocks stored onto GM element by element in the atomic type and op (SetAtomicAdd.md, SetAtomicMax /
+    SetAtomicMin(ISASI).md: "UB/L0C Buffer/L1 Buffer->GM" on A2/A3; `fixpipe.atomic_store`)."""
     dst, src = ops[0], ops[1]
     esz = dst.dtype.bits // 8
     shape = (spec.count, spec.block // esz)
     new = strided(src.memory, src.offset, shape, (spec.src_pitch, esz), f"<u{esz}")
     view = strided(dst.memory, dst.offset, shape, (spec.dst_pitch, esz), f"<u{esz}")
-    view[...] = atomic_add(dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
+    view[...] = atomic_store(op, dst.dtype, view.copy(), new.copy()).astype(f"<u{esz}")
 
 
 @dataclass(frozen=True)

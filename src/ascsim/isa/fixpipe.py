@@ -54,6 +54,7 @@ from ..machine import checks
 from ..machine.dtypes import DType, decode, get_dtype, to_raw
 from ..machine.layouts import cdiv
 from ..machine.memory import LocalTensor
+from ..machine.registers import AtomicMode
 from ..params import (
     CO2Layout,
     DataCopyCO12DstParams,
@@ -551,8 +552,8 @@ def _engine(core: CoreState, job: _Job, dst: LocalTensor, src: LocalTensor, scal
         quant.check_words(instr, job.mode, np.asarray([scalar], dtype=np.uint64), core.chip.arch == "2201",
                           "deqScalar")
     atomic = core.regs.atomic if dst.memory.name == "GM" else None
-    if atomic is not None and atomic != ddt.name:
-        raise UnsupportedError(f"{instr}: the atomic add type set by SetAtomicAdd<{atomic}> must equal the "
+    if atomic is not None and atomic.dtype != ddt.name:
+        raise UnsupportedError(f"{instr}: the atomic {atomic.op} type set by {atomic.setter} must equal the "
                                f"destination type {ddt.name} (the docs define no behaviour for a mismatch; "
                                "ascsim reading: divergence C20)")
     b8 = job.mode in quant.B8_FROM_FLOAT + quant.B8_FROM_INT
@@ -624,7 +625,8 @@ def _chunk(core: CoreState, n: int) -> tuple[int, int]:
     return last * chunk * 8, cdiv((n - last * chunk) * 8, 128) * 128
 
 
-def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic: str | None, staged: bool,
+def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic: AtomicMode | None,
+         staged: bool,
          b8: bool, core: CoreState, ops) -> tuple[int, int, int, list[str]] | None:
     """Gather the L0C matrix through strided views, convert every element, apply the atomic add, store
     through strided views of the destination layout. The quant vector's checks run before any write."""
@@ -650,7 +652,7 @@ def _run(job: _Job, scalar: int | None, fields: quant.WordFields | None, atomic:
     views = _dst_views(spec, dst)
     for v, part in zip(views, _parts(spec, out), strict=True):
         if atomic is not None:
-            part = atomic_add(ddt, v.copy(), part)
+            part = atomic_store(atomic.op, ddt, v.copy(), part)
         v[...] = part
     if staged:
         fb = ops[3]
@@ -726,11 +728,14 @@ def _sign_hazard(instr: str, words, ddt: DType) -> str | None:
             "C16)")
 
 
-def atomic_add(dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
-    """old + new in the atomic type: floats exactly summed then rounded to nearest even (IEEE inf / NaN),
-    integers saturated (divergences C20)."""
+def atomic_store(op: str, dt: DType, old_raw: np.ndarray, new_raw: np.ndarray) -> np.ndarray:
+    """What an atomic store leaves in GM, in the atomic type: "add" — old + new, floats exactly summed then
+    rounded to nearest even (IEEE inf / NaN), integers saturated; "max" / "min" — the larger / smaller of
+    the two values, a NaN on either side giving NaN (divergence C20)."""
     a = decode(dt, old_raw)
     b = decode(dt, new_raw)
+    if op != "add":
+        return to_raw(dt, np.maximum(a, b) if op == "max" else np.minimum(a, b))
     if dt.kind == "float":
         with np.errstate(over="ignore", invalid="ignore"):
             return to_raw(dt, a + b)

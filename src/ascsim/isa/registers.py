@@ -15,7 +15,7 @@ from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_fo
 from ..engine.state import CoreState
 from ..machine import checks
 from ..machine.dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
-from ..machine.registers import Fmatrix, RepeatConfig
+from ..machine.registers import AtomicMode, Fmatrix, RepeatConfig
 from ..params import LoadDataRepeatParam, LoadDataRepeatParamWithStride, SetFMatrixBitModeParams
 from ..params.load3d import pad_list
 
@@ -185,10 +185,15 @@ def commit_load3d_registers(core: CoreState, fm: Fmatrix | None, pad: int | None
 
 def set_atomic_add(core: CoreState, dtype: DType | str) -> None:
     """`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md)."""
+    _set_atomic(core, "add", dtype)
+
+
+def _set_atomic(core: CoreState, op: str, dtype: DType | str) -> None:
+    instr = f"SetAtomic{op.capitalize()}"
     dt = get_dtype(dtype)
-    basis_on(lambda: core.chip.check("SetAtomicAdd", dt.name, instr="SetAtomicAdd"),
-             doc_forbids("SetAtomicAdd.md 数据类型", "C20"))
-    core.regs.atomic = dt.name
+    page = f"{instr}.md" if op == "add" else f"{instr}(ISASI).md"
+    basis_on(lambda: core.chip.check(instr, dt.name, instr=instr), doc_forbids(f"{page} 数据类型", "C20"))
+    core.regs.atomic = AtomicMode(op, dt.name)
 
 
 def set_atomic_none(core: CoreState) -> None:

@@ -37,6 +37,19 @@ class RepeatConfig(_HashedValue):
     __hash__ = _HashedValue.__hash__
 
 
+@dataclass(frozen=True)
+class AtomicMode:
+    """How moves into GM combine with what is there: op "add", "max" or "min", computed in type `dtype`."""
+
+    op: str
+    dtype: str
+
+    @property
+    def setter(self) -> str:
+        """The C++ call that set it (for messages): SetAtomicAdd<T> / SetAtomicMax<T> / SetAtomicMin<T>."""
+        return f"SetAtomic{self.op.capitalize()}<{self.dtype}>"
+
+
 @dataclass
 class Registers:
     """The load registers of one core; every instruction reads them, the setters write them."""
@@ -53,7 +66,7 @@ class Registers:
     quant_pre: int = 0
     # FPC[15:8], the FB byte address of the quant vector: SetFixPipeConfig; None = never set
     fpc_quant: int | None = None
-    # the atomic add into GM: its dtype (SetAtomicAdd<T>); None = off (DisableDmaAtomic)
-    atomic: str | None = None
+    # the atomic store into GM (SetAtomicAdd / SetAtomicMax / SetAtomicMin<T>); None = off (DisableDmaAtomic)
+    atomic: AtomicMode | None = None
     # MOV_PAD_VAL raw bits (DataCopyPad with isPad); None = never set
     mov_pad: int | None = None
