@@ -188,6 +188,17 @@ def set_atomic_add(core: CoreState, dtype: DType | str) -> None:
     _set_atomic(core, "add", dtype)
 
 
+def set_atomic_max(core: CoreState, dtype: DType | str) -> None:
+    """`SetAtomicMax<T>()`: later moves into GM keep the larger of the moved and the present value
+    (原子操作/SetAtomicMax(ISASI).md)."""
+    _set_atomic(core, "max", dtype)
+
+
+def set_atomic_min(core: CoreState, dtype: DType | str) -> None:
+    """`SetAtomicMin<T>()`: later moves into GM keep the smaller value (原子操作/SetAtomicMin(ISASI).md)."""
+    _set_atomic(core, "min", dtype)
+
+
 def _set_atomic(core: CoreState, op: str, dtype: DType | str) -> None:
     instr = f"SetAtomic{op.capitalize()}"
     dt = get_dtype(dtype)

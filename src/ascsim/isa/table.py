@@ -466,6 +466,14 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
         "set_atomic_add", "SetAtomicAdd", (value("dtype", str, step_default="float"),),
         "`SetAtomicAdd<T>()`: later moves into GM add onto what is there (原子操作/SetAtomicAdd.md).",
         registers.set_atomic_add), template=_type_of_value, template_args=("dtype",)),)),
+    Instruction("SetAtomicMax", (_one(Op(
+        "set_atomic_max", "SetAtomicMax", (value("dtype", str, step_default="float"),),
+        "`SetAtomicMax<T>()`: later moves into GM keep the larger value (原子操作/SetAtomicMax(ISASI).md).",
+        registers.set_atomic_max), template=_type_of_value, template_args=("dtype",)),)),
+    Instruction("SetAtomicMin", (_one(Op(
+        "set_atomic_min", "SetAtomicMin", (value("dtype", str, step_default="float"),),
+        "`SetAtomicMin<T>()`: later moves into GM keep the smaller value (原子操作/SetAtomicMin(ISASI).md).",
+        registers.set_atomic_min), template=_type_of_value, template_args=("dtype",)),)),
     Instruction("SetAtomicNone", (_one(SET_ATOMIC_NONE),)),
     Instruction("DisableDmaAtomic", (_one(SET_ATOMIC_NONE),)),
     Instruction("SetFixpipeNz2ndFlag", (_one(Op(

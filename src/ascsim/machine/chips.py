@@ -73,7 +73,8 @@ API_KEYS: tuple[str, ...] = (
     "SetLoadDataBoundary", "DataCopyND2NZ", "DataCopyDN2NZ", "Fixpipe",
     # companion instructions of the cube data path (issue 7), see _companions()
     "Fill", "DataCopyL12BT", "DataCopyL12FB", "DataCopyPad", "FixpipeL0C2L1", "SetAtomicAdd",
-    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig", "DataCopyL12GM",
+    "SetFixpipeNz2ndFlag", "SetFixpipePreQuantFlag", "SetFixPipeConfig", "DataCopyL12GM", "SetAtomicMax",
+    "SetAtomicMin",
 )  # fmt: skip
 
 
@@ -980,6 +981,10 @@ def _companions(key: str) -> dict[str, ApiSupport]:
                                     notes=f"doc: {_OUT}Fixpipe（L0C到L1数据搬运）.md 数据类型")
     if key in _ATOMIC:
         out["SetAtomicAdd"] = _api(dtypes=_ATOMIC[key], notes="doc: 原子操作/SetAtomicAdd.md 数据类型")
+    if key in ("ascend950", "a3", "a2"):  # doc: SetAtomicMax / SetAtomicMin(ISASI).md 产品支持情况 / 数据类型
+        for api in ("SetAtomicMax", "SetAtomicMin"):
+            out[api] = _api(dtypes=("int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"),
+                            notes=f"doc: 原子操作/{api}(ISASI).md 数据类型")
     if key in _L1_GM:
         out["DataCopyL12GM"] = _api({("L1", "GM"): _L1_GM[key]},
                                     notes=f"doc: {_OUT}DataCopy（L1ToGM高维切分数据搬运）.md 数据类型")
