@@ -114,6 +114,13 @@ def did_you_mean(value: object, choices: Iterable[str]) -> str:
     low = {c.lower(): c for c in names}
     hit = difflib.get_close_matches(str(value).lower(), list(low), n=1, cutoff=0.6)
     return f" (did you mean {low[hit[0]]!r}?)" if hit else ""
+
+
+def one_line(text: str) -> str:
+    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
+    return " ".join(text.splitlines())
+
+
 # -- the basis of a refusal or warning (issue 7's message convention) ---------------------------------
 #
 # Every refusal ends with why ascsim refuses, in one of three forms, so a user can tell a call the real

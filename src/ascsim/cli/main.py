@@ -7,7 +7,7 @@ import os
 import sys
 import typing
 
-from ..base.errors import AscsimError
+from ..base.errors import AscsimError, one_line
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -50,7 +50,7 @@ def _run_file(path: str, upto: int | None = None, on_step=None):
             nonlocal seen
             for w in caught[seen:]:
                 at = "" if isinstance(w.message, ScenarioWarning) or not where else f"{where}: "
-                print(f"warning: {sc.path.name}: {at}{_one_line(str(w.message))}", file=sys.stderr)
+                print(f"warning: {sc.path.name}: {at}{one_line(str(w.message))}", file=sys.stderr)
             seen = len(caught)
 
         def step_done(res) -> None:
@@ -63,10 +63,6 @@ def _run_file(path: str, upto: int | None = None, on_step=None):
         flush("")
     return sc, run
 
-
-def _one_line(text: str) -> str:
-    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
-    return " ".join(text.splitlines())
 
 
 def _notes(report) -> list[str]:
@@ -218,7 +214,15 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> typing.NoReturn:
         sub = self.prog.removeprefix("ascsim").strip()
         head = f"ascsim: {sub}: " if sub else "ascsim: "
-        self.exit(2, f"{head}{_one_line(message).strip()} (see `{self.prog} --help`)\n")
+        self.exit(2, f"{head}{one_line(message).strip()} (see `{self.prog} --help`)\n")
+
+
+def _add_one_step(p: argparse.ArgumentParser) -> None:
+    """The arguments naming one step of a file: explain and draw look at a single step."""
+    p.add_argument("file", help="scenario file or kernel file")
+    p.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
+                   "one step moves data")
+    p.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -252,10 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--kernel", action="store_true", help="a complete kernel file (runs with `ascsim run`)")
     cp.set_defaults(func=_cmd_cpp)
     e = sub.add_parser("explain", help="say where each destination element of one step came from")
-    e.add_argument("file", help="scenario file or kernel file")
-    e.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
-                   "one step moves data")
-    e.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
+    _add_one_step(e)
     g = e.add_mutually_exclusive_group()
     g.add_argument("--dst", type=int, metavar="INDEX",
                    help="one destination element (index in the dst operand)")
@@ -266,10 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_kernel_options(e)
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
-    w.add_argument("file", help="scenario file or kernel file")
-    w.add_argument("--step", type=int, help="step index (the scenario runs up to it); optional when only "
-                   "one step moves data")
-    w.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
+    _add_one_step(w)
     w.add_argument("-o", "--out", required=True, help="output picture (.svg or .png)")
     w.add_argument("--region", metavar="FRACTALS", help="destination fractals to draw, e.g. 0-12 or 0,3,5-7, "
                    "or all (default: all when labels stay legible, else the first ones that fit)")
@@ -308,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         # FrontendErrors; its module is loaded only when a kernel file was given)
         src = sys.modules.get("ascsim.frontend.source")
         kernel = src is not None and isinstance(e, src.FrontendError)
-        msg = _one_line(str(e))
+        msg = one_line(str(e))
         print(msg if kernel or _located(msg) else f"ascsim: {msg}", file=sys.stderr)
         return 2
     except OSError as e:  # a path the user gave (draw -o, explore -o) that cannot be written

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import AscsimError, did_you_mean
+from ..base.errors import AscsimError, did_you_mean, one_line
 from ..machine.dtypes import DType
 from ..machine.memory import LocalTensor
 
@@ -96,10 +96,6 @@ def expect_type(sc: Scenario, loc: str, value: Any, kind: type | tuple[type, ...
         raise sc.error(loc, f"expected {what} that fits 64 bits, got {brief(value)}")
     return value
 
-
-def one_line(text: str) -> str:
-    """`text` without line breaks (\\n, \\r, \\u2028 ...: a name in a message may hold any of them)."""
-    return " ".join(text.splitlines())
 
 
 def only_keys(sc: Scenario, loc: str, d: dict, allowed: set[str]) -> None:
