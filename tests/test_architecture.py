@@ -17,8 +17,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ascsim"
 LINT = shutil.which("lint-imports")
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 import pytest
-from _basis import assert_basis
+from support.basis import assert_basis
 
 import ascsim.ascendc as A
 from ascsim import Core

@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_load3d_partial_window import C0, fmap_nc1hwc0, weights_bt_nz
+from support.conv_layouts import C0, fmap_nc1hwc0, weights_bt_nz
 
 from ascsim import (
     Core,

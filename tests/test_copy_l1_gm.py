@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_doc_examples_2d import nz, zn, zz
+from support.doc_fractals import nz, zn, zz
 
 from ascsim import Core
 from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError

@@ -18,14 +18,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import EXAMPLES as EXAMPLES_DIR
 
 from ascsim import params as P
 from ascsim.params.copy import QuantMode_t
 from ascsim.scenario import ScenarioError, load_scenario, step_config, step_struct
 from ascsim.scenario.cpp import scenario_to_cpp, step_to_cpp
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))
-EXAMPLES += sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.json"))
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.toml"))
+EXAMPLES += sorted(EXAMPLES_DIR.glob("*.json"))
 
 
 # -- a small reader for the printed C++ -------------------------------------------------------------------

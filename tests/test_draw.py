@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
+from support.paths import EXAMPLES  # noqa: E402
+
 from ascsim.cli import main  # noqa: E402
 from ascsim.scenario import load_scenario, run_scenario  # noqa: E402
 from ascsim.view.draw import fractal_colours, group_colours  # noqa: E402
@@ -174,8 +176,6 @@ def test_local_tensor_text_repr_shows_values():
 
 
 # -- second parts, the boundary wrap, SVG size ---------------------------------------------------------------
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
 def svg_ids(path: Path, prefix: str) -> dict[int, str]:

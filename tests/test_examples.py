@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from support.paths import EXAMPLES
 
 from ascsim.scenario import tomllib  # stdlib on 3.11+, tomli on 3.10
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DATA = EXAMPLES / "data"
 FILES = sorted(EXAMPLES.glob("*.toml"))
 

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support.paths import EXAMPLES
 
 from ascsim.base.errors import BoundsError, ParamRangeError
 from ascsim.cli import main
@@ -392,7 +393,7 @@ def test_boundary_wrapped_reads_in_span_and_addresses():
     """SetLoadDataBoundary(1024) with the map at 0x200 (examples/load3d_boundary_a2.toml): every reported
     source address lies below the boundary and equals (0x200 + byte offset) mod 1024 (SetLoadDataBoundary.md:
     past the boundary, reads restart at the L1 start)."""
-    path = Path(__file__).parent.parent / "examples" / "load3d_boundary_a2.toml"
+    path = EXAMPLES / "load3d_boundary_a2.toml"
     sc = load_scenario(path)
     step = [s.call for s in sc.steps].index("LoadData")
     run = run_scenario(sc, upto=step)

@@ -5,21 +5,16 @@ the page's precomputed arrays). Skipped only where no Chromium executable exists
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from support.cdp import Browser, find_chromium
+from support.paths import EXAMPLES
 
-sys.path.insert(0, str(Path(__file__).parent))
-from cdp import Browser, find_chromium  # noqa: E402
+from ascsim.cli import main
+from ascsim.scenario import load_scenario, run_scenario
+from ascsim.view.draw import _dst_panel, _src_panel, build_picture, drawn_fractals, groups_of
+from ascsim.view.explain import describe, provenance, step_view
 
-from ascsim.cli import main  # noqa: E402
-from ascsim.scenario import load_scenario, run_scenario  # noqa: E402
-from ascsim.view.draw import _dst_panel, _src_panel, build_picture, drawn_fractals, groups_of  # noqa: E402
-from ascsim.view.explain import describe, provenance, step_view  # noqa: E402
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
 CHROMIUM = find_chromium()
 
 

@@ -3,14 +3,14 @@ cbufWorkspace overload, the Fixpipe registers with DataCopy CO1 -> GM, atomic ad
 unaligned GM address.
 
 References (none of them ascsim's own output):
-- `golden_*` below: numpy written from 随路量化.md 表1/表2 and 随路量化与随路ReLU场景组合.md, following the
-  steps
-  of Huawei's generators asc-devkit examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/fixpipe_l0c2gm/
-  scripts/gen_data_s322s8.py, gen_data_s322f16.py, gen_data_f322s8.py and ops-nn matmul_quant_util.py
-  (f32_2_s9, u64_to_offset): int32 -> float32; a float32 product with M1 (x >= 0) or M2 (x < 0); for 8-bit
-  outputs np.round, clip [-256, 255], + offset, clip to int8 / uint8 by the Sign bit; for half outputs a cast.
-  (gen_data_s322f16.py's saturation() rounds the half result to an integer, which only its integer data hides;
-  ascsim follows the doc's dequantisation instead, divergence C13.)
+- `golden_*` (tests/support/fixpipe_goldens.py): numpy written from 随路量化.md 表1/表2 and
+  随路量化与随路ReLU场景组合.md, following the steps of Huawei's generators asc-devkit
+  examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/fixpipe_l0c2gm/scripts/gen_data_s322s8.py,
+  gen_data_s322f16.py, gen_data_f322s8.py and ops-nn matmul_quant_util.py (f32_2_s9, u64_to_offset): int32 ->
+  float32; a float32 product with M1 (x >= 0) or M2 (x < 0); for 8-bit outputs np.round, clip [-256, 255], +
+  offset, clip to int8 / uint8 by the Sign bit; for half outputs a cast. (gen_data_s322f16.py's saturation()
+  rounds the half result to an integer, which only its integer data hides; ascsim follows the doc's
+  dequantisation instead, divergence C13.)
 - `isa.quant.reference_convert`: the same steps one element at a time (hypothesis).
 - the fixpipe_l0c2gm kernel transliterated call by call (scenarios 4, 5, 6), its matmul checked against numpy.
 """
@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.fixpipe_goldens import golden_b8, golden_deq, word
 
 from ascsim import Core, DocConflictError, DocConflictWarning, HazardError, HazardWarning
 from ascsim.base.errors import AlignmentError, NotImplementedFeature, ParamRangeError, UnsupportedError
@@ -46,37 +47,6 @@ from ascsim.params import (
 )
 
 Q = QuantMode_t
-SIGN = 1 << 46  # Sign bit: int8 results
-
-
-def word(scale: float, offset: int = 0, signed: bool = True) -> int:
-    """A QUANT_PRE word (随路量化.md 表1): the float32 bits of the scale, offset in [45:37], Sign in bit
-    46."""
-    bits = int(np.array([scale], np.float32).view(np.uint32)[0])
-    return bits | ((offset & 0x1FF) << 37) | (SIGN if signed else 0)
-
-
-def golden_b8(x: np.ndarray, words: np.ndarray, relu: bool) -> np.ndarray:
-    """(V)REQ8 / (V)QF322B8_PRE per the generators: x is the int32 or float32 C, words one per column."""
-    words = np.broadcast_to(np.asarray(words, np.uint64), x.shape[-1:])
-    m1 = (words & np.uint64(0xFFFFE000)).astype(np.uint32).view(np.float32)
-    m2 = np.zeros_like(m1) if relu else m1
-    off = ((words >> np.uint64(37)) & np.uint64(0x1FF)).astype(np.int64)
-    off = np.where(off >= 256, off - 512, off)
-    sign = ((words >> np.uint64(46)) & np.uint64(1)).astype(bool)
-    xf = x.astype(np.float32)
-    y = np.where(xf >= 0, xf * m1, xf * m2).astype(np.float32)
-    q = np.clip(np.round(np.nan_to_num(y, nan=0.0)), -256, 255).astype(np.int64) + off
-    return np.where(sign, np.clip(q, -128, 127), np.clip(q, 0, 255)).astype(np.int64)
-
-
-def golden_deq(x: np.ndarray, words: np.ndarray, relu: bool) -> np.ndarray:
-    """(V)DEQF16: int32 -> float32, times M1 / M2 in float32, cast to half."""
-    words = np.broadcast_to(np.asarray(words, np.uint64), x.shape[-1:])
-    m1 = (words & np.uint64(0xFFFFE000)).astype(np.uint32).view(np.float32)
-    m2 = np.zeros_like(m1) if relu else m1
-    xf = x.astype(np.float32)
-    return np.where(xf >= 0, xf * m1, xf * m2).astype(np.float32).astype(np.float16)
 
 
 def l0c(core: Core, c: np.ndarray, dtype: str):

@@ -5,7 +5,7 @@ comments dropped); the kernel around it only adds what the page leaves to "the c
 GM binding, the tensors the snippet names, the helpers it calls (CeilDivision, CeilAlign, DivCeil) and the
 sizes it uses without defining. The L1 contents the snippets read arrive from GM by a plain DataCopy of an
 image built here with the fractal formulas of 关键分形格式详解.md (`nz`, `zz`, `zn` of
-tests/test_doc_examples_2d.py, written from that page), and what lands in L0 / L0C / GM is compared with
+tests/support/doc_fractals.py, written from that page), and what lands in L0 / L0C / GM is compared with
 the same formulas or with numpy arithmetic — never with ascsim's own output.
 """
 
@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
-from test_doc_examples_2d import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
+from support.doc_fractals import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
 
 from ascsim.frontend import Kernel, Output
 

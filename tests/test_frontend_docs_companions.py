@@ -8,8 +8,8 @@ dropped); the kernel around it adds only the GM binding and what the page leaves
 (the tensors and sizes it names, the helper it calls, and — where a block shows statements of several
 functions at once, as the DataCopy（L0C到GM）block does — one member function per part). L0C contents arrive
 by `preload`, computed here. Expected bytes come from the pages' own descriptions or from numpy
-(`golden_deq` / `golden_b8`: tests/test_fixpipe_quant.py, written from 随路量化.md and Huawei's generators;
-`nz` / `zz`: 关键分形格式详解.md) — never from ascsim's output.
+(`golden_deq` / `golden_b8`: tests/support/fixpipe_goldens.py, written from 随路量化.md and Huawei's
+generators; `nz` / `zz`: 关键分形格式详解.md) — never from ascsim's output.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import warnings
 
 import numpy as np
 import pytest
-from test_doc_examples_2d import nz
-from test_fixpipe_quant import SIGN, golden_b8, golden_deq
+from support.doc_fractals import nz
+from support.fixpipe_goldens import SIGN, golden_b8, golden_deq
 
 from ascsim.frontend import Kernel, Output
 from ascsim.machine.memory import MARKER

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 import pytest
-from test_doc_examples_2d import cdiv, nz, pad2, unlayout, zz
+from support.doc_fractals import cdiv, nz, pad2, unlayout, zz
 from test_frontend_docs import LOAD3D_FLOAT, K, M, _l0, _run
 
 from ascsim import HazardWarning

@@ -3,8 +3,8 @@
 Each reference is built from the kernel's inputs only, with layouts written from their doc definitions:
 NC1HWC0 (数据格式: C split into C1 groups of C0 = 32 B / sizeof(half)), the img2col column order of
 LoadData_3D.md (channel group, kh, kw, channel in group), the 4:2 densification and index packing of
-辅助矩阵分形格式详解.md (helpers of tests/test_doc_examples_2d.py) and the MX formula of
-docs/number_formats.md §9 (tests/test_mx.py).
+辅助矩阵分形格式详解.md (tests/support/doc_fractals.py) and the MX formula of
+docs/number_formats.md §9 (tests/support/mx_reference.py).
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from test_doc_examples_2d import doc_densify, zn
-from test_mx import mx_reference, random_codes
+from support.doc_fractals import doc_densify, zn
+from support.mx_reference import mx_reference, random_codes
+from support.paths import EXAMPLES, SRC
 
 from ascsim.frontend import Output, load_kernel
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SRC = Path(__file__).resolve().parent.parent / "src"
 
 
 def _matmul_inputs(seed: int = 0, m: int = 32, k: int = 128, n: int = 32):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES
 
 from ascsim.cli import main
 from ascsim.frontend import Kernel, Output, load_kernel
@@ -20,7 +21,6 @@ from ascsim.frontend.emit import write_scenario
 from ascsim.scenario import build, load_scenario, run_scenario
 from ascsim.scenario.cpp import scenario_kernel
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCENARIOS = sorted(EXAMPLES.glob("*.toml"))
 
 

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES, SRC
 
 from ascsim.engine.sync import Access, PipeCall, SyncChecker, SyncError, SyncWarning
 from ascsim.frontend import Kernel, Output
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SRC = Path(__file__).resolve().parent.parent / "src"
 PINGPONG = (EXAMPLES / "matmul_pingpong.cpp").read_text()
 TQUE = (EXAMPLES / "matmul_tque.cpp").read_text()
 

@@ -1,7 +1,7 @@
-"""Fuzzing the Python API (issue 9 item 5): per instruction family x chip, mostly valid calls drawn from
-the chip tables and struct field ranges, then mutated (tests/fuzz_values.py); every call is checked for
-(a) only AscsimError escaping, (b) nothing changed after an error, (c) nothing written outside the
-destination without a HazardWarning, (d) the same bytes warm and cold (tests/fuzz_harness.py).
+"""Fuzzing the Python API (issue 9 item 5): per instruction family x chip, mostly valid calls drawn from the
+chip tables and struct field ranges, then mutated (tests/support/fuzz_values.py); every call is checked for
+(a) only AscsimError escaping, (b) nothing changed after an error, (c) nothing written outside the destination
+without a HazardWarning, (d) the same bytes warm and cold (tests/support/fuzz_harness.py).
 
 Budget: `ASCSIM_FUZZ_BUDGET` calls per family (default `DEFAULT_BUDGET`, split over the family's chips);
 the default run is derandomised so CI sees the same calls every time, a long run draws new ones.
@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 
 import pytest
-from fuzz_families import FAMILIES, chips_for
-from fuzz_harness import STATS, Finding, check_case, write_report
-from fuzz_values import G
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from support.fuzz_families import FAMILIES, chips_for
+from support.fuzz_harness import STATS, Finding, check_case, write_report
+from support.fuzz_values import G
 
 DEFAULT_BUDGET = 120
 BUDGET = int(os.environ.get("ASCSIM_FUZZ_BUDGET", "0") or 0)

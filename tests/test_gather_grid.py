@@ -6,7 +6,7 @@
 - `Placement.gather` itself, on random (and perturbed) grids of every unit size, against `take`;
 - Load3D v2 on every chip that documents it, into L0A and L0B (the B side's in-fractal transposes are
   the grids the matmul flow meets): the call runs once on throw-away source codes, then — the placement
-  now warm — on the self-describing codes of tests/test_load3d_ref.py, and the whole destination memory
+  now warm — on the self-describing codes of tests/support/load3d_cases.py, and the whole destination memory
   equals the slow reference interpreter (`ascsim.isa.load3d_ref`);
 - the matmul flow run twice on one core gives the same bytes both times (first run: takes; second run:
   strided copies).
@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_load3d_ref import V2_TARGETS, V2Case, assert_same, run_ref, setup_case, v2_cases
+from support.load3d_cases import V2_TARGETS, V2Case, assert_same, run_ref, setup_case, v2_cases
 
 from ascsim import Core
 from ascsim.base.errors import DocConflictWarning

@@ -12,9 +12,9 @@ import warnings
 
 import numpy as np
 import pytest
-from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.basis import assert_basis
 
 from ascsim import Core, get_chip
 from ascsim.base.errors import (

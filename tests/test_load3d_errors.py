@@ -16,7 +16,7 @@ from functools import partial
 
 import numpy as np
 import pytest
-from _basis import assert_basis
+from support.basis import assert_basis
 
 from ascsim import (
     AlignmentError,

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from support.conv_layouts import C0, fmap_nc1hwc0, weights_bt_nz
 
 from ascsim import (
     Core,
@@ -36,36 +37,6 @@ from ascsim import (
 )
 from ascsim.machine.memory import MARKER
 from ascsim.params import Load2DBitModeParam
-
-C0 = 16  # half
-
-
-def fmap_nc1hwc0(x: np.ndarray) -> np.ndarray:
-    """(C, H, W) -> NC1HWC0 with C padded to 16 (关键分形格式详解.md: C0 is the lowest dimension)."""
-    c, h, w = x.shape
-    c1 = -(-c // C0)
-    out = np.zeros((c1, h, w, C0))
-    for ch in range(c):
-        out[ch // C0, :, :, ch % C0] = x[ch]
-    return out.ravel()
-
-
-def weights_bt_nz(wt: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """B^T (Cout x K) in Nz, K ordered as the img2col columns (c1, kh, kw, c0) of LoadData_3D.md 数据格式说明;
-    returns (flat, N padded, K)."""
-    cout, cin, kh, kw = wt.shape
-    c1 = -(-cin // C0)
-    k = c1 * kh * kw * C0
-    n = -(-cout // 16) * 16
-    bt = np.zeros((n, k))
-    for o in range(cout):
-        for c in range(cin):
-            for i in range(kh):
-                for j in range(kw):
-                    bt[o, ((c // C0 * kh + i) * kw + j) * C0 + c % C0] = wt[o, c, i, j]
-    # Nz: fractal column q holds columns 16q..16q+15 of all n rows
-    flat = np.concatenate([bt[:, q * C0:(q + 1) * C0].ravel() for q in range(k // C0)])
-    return flat, n, k
 
 
 def l0c_rows(flat: np.ndarray, m: int, n: int) -> np.ndarray:

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_load3d_ref import V2_TARGETS, V1Case, V2Case, v1_cases, v2_cases
+from support.load3d_cases import V2_TARGETS, V1Case, V2Case, v1_cases, v2_cases
 
 from ascsim.core import Core
 from ascsim.machine.chips import get_chip

@@ -2,19 +2,18 @@
 
 References: LoadData_2D_MX.md (表3, start-address formula, the xStep/yStep example), 辅助矩阵分形格式详解.md
 (scaleA Zz / scaleB Nn transforms, copied below as numpy reshapes), MmadMx.md and
-docs/number_formats.md §9 (C = (scaleA ⊗ A)(scaleB ⊗ B) + bias, 32 K elements per scale); element values
-decoded with ml_dtypes / en_dtypes, scales as 2^(E-127), matmul in float64.
+docs/number_formats.md §9 (C = (scaleA ⊗ A)(scaleB ⊗ B) + bias, 32 K elements per scale; tests/support/
+mx_reference.py): element values decoded with ml_dtypes / en_dtypes, scales as 2^(E-127), matmul in float64.
 """
 
 from __future__ import annotations
 
-import en_dtypes
-import ml_dtypes
 import numpy as np
 import pytest
-from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.basis import assert_basis
+from support.mx_reference import mx_reference, random_codes
 
 from ascsim import Core
 from ascsim.base.errors import (
@@ -30,25 +29,6 @@ from ascsim.machine.dtypes import get_dtype, unpack_nibbles
 from ascsim.machine.layouts import nd_to_nz, nz_to_nd
 from ascsim.params import MmadParams
 from ascsim.params.load2d import LoadData2DMxParams, LoadData2DParamsV2
-
-REF_DTYPE = {  # independent decoders for the raw codes
-    "fp8_e4m3fn_t": ml_dtypes.float8_e4m3fn, "mx_fp8_e4m3_t": ml_dtypes.float8_e4m3fn,
-    "fp8_e5m2_t": ml_dtypes.float8_e5m2, "mx_fp8_e5m2_t": ml_dtypes.float8_e5m2,
-    "fp4x2_e2m1_t": ml_dtypes.float4_e2m1fn, "fp4x2_e1m2_t": en_dtypes.float4_e1m2,
-}
-
-
-def ref_decode(dtype: str, codes: np.ndarray) -> np.ndarray:
-    return codes.astype(np.uint8).view(REF_DTYPE[dtype]).astype(np.float64)
-
-
-def random_codes(dtype: str, shape, rng) -> np.ndarray:
-    """Finite element codes (fp8 NaN/Inf codes excluded)."""
-    if get_dtype(dtype).is_4bit:
-        return rng.integers(0, 16, shape)
-    c = rng.integers(0, 256, shape)
-    bad = (c & 0x7F) == 0x7F if "e4m3" in dtype else (c & 0x7C) == 0x7C
-    return np.where(bad, c & 0x3F, c)
 
 
 def scale_a_l1(sa: np.ndarray) -> np.ndarray:
@@ -69,13 +49,6 @@ def scale_b_l1(sb: np.ndarray) -> np.ndarray:
     p = np.zeros((k1 * 2, n1 * 16), dtype=np.uint8)
     p[:kb, :n] = sb
     return p.reshape(k1, 2, n1, 16).transpose(2, 0, 3, 1).ravel()
-
-
-def mx_reference(ta: str, tb: str, a, sa, b, sb) -> np.ndarray:
-    """number_formats.md §9: C = sum_k A[m,k] 2^(SA[m,k//32]-127) * B[k,n] 2^(SB[k//32,n]-127), float64."""
-    av = ref_decode(ta, a) * np.exp2(np.repeat(sa.astype(np.float64), 32, axis=1) - 127)
-    bv = ref_decode(tb, b) * np.exp2(np.repeat(sb.astype(np.float64), 32, axis=0) - 127)
-    return av @ bv
 
 
 def run_mx_matmul(ta: str, tb: str, m: int, k: int, n: int, seed: int, b_transposed_load: bool,

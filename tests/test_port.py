@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES
 
 from ascsim.cli import main
 from ascsim.machine.chips import get_chip
 from ascsim.scenario import load_scenario, run_scenario
 from ascsim.scenario.port import PortError, compare_outputs, diff, port, scenario_text
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = sorted(EXAMPLES.glob("*.toml"))
 
 #: examples whose calls have no equivalent on the other family, and the words of the refusal

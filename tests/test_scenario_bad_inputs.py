@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES
 
 from ascsim.cli import main
 
@@ -400,14 +401,14 @@ def test_usage_errors_are_one_line(argv: list[str], line: str) -> None:
 
 def test_draw_region_with_a_huge_range(tmp_path: Path) -> None:
     """--region 0-99999999999 used to build a list of 10**11 fractal numbers (MemoryError)."""
-    example = Path(__file__).resolve().parent.parent / "examples" / "load3d_v2_basic.toml"
+    example = EXAMPLES / "load3d_v2_basic.toml"
     rc, out, err = cli("draw", str(example), "-o", str(tmp_path / "x.svg"), "--region", "0-99999999999")
     assert rc == 0, err
     assert (tmp_path / "x.svg").exists()
 
 
 def test_output_folder_of_draw_missing(tmp_path: Path) -> None:
-    example = Path(__file__).resolve().parent.parent / "examples" / "load3d_v2_basic.toml"
+    example = EXAMPLES / "load3d_v2_basic.toml"
     rc, _, err = cli("draw", str(example), "-o", str(tmp_path / "nope" / "x.svg"))
     assert rc == 2 and err == [f"ascsim: {tmp_path / 'nope' / 'x.svg'}: No such file or directory"]
 

@@ -42,11 +42,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.paths import EXAMPLES, SRC
 
 from ascsim.cli import main
 from ascsim.scenario import tomllib
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = sorted(EXAMPLES.glob("*.toml"))
 BUDGET = int(os.environ.get("ASCSIM_FUZZ_BUDGET", "120"))
 PER_RUN_SECONDS = float(os.environ.get("ASCSIM_FUZZ_SECONDS", "20"))
@@ -475,7 +475,7 @@ def test_mutated_scenario_subprocess(tmp_path: Path, kind: str) -> None:
     path = root / "case.json"
     path.write_text(text, encoding="utf-8")
     before = _snapshot(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     r = subprocess.run([sys.executable, "-m", "ascsim", "run", "-q", str(path), "--out", str(root / "out")],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 2, r.stderr

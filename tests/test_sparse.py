@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _basis import assert_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.basis import assert_basis
 
 from ascsim.base.errors import AlignmentError, BoundsError, HazardError, ParamRangeError, UnsupportedError
 from ascsim.core import Core

@@ -5,10 +5,10 @@ written out here, and explain.provenance for what a picture outlines."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES
 
 from ascsim import Core, History, LoadData3DParamsV2, LoadDataRepeatParamWithStride
 from ascsim.base.errors import AscsimError
@@ -17,9 +17,6 @@ from ascsim.machine.layouts import chw_to_fmap_l1
 from ascsim.scenario import load_scenario, run_scenario
 from ascsim.view.draw import build_picture
 from ascsim.view.explain import provenance, step_view
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
-
 
 P0 = [0, 0, 0, 0]
 

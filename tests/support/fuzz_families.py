@@ -1,4 +1,4 @@
-"""Fuzz-call generators, one per instruction family (see tests/fuzz_harness.py for what is checked).
+"""Fuzz-call generators, one per instruction family (see tests/support/fuzz_harness.py for what is checked).
 
 Each generator draws a mostly valid call for one chip from the chip tables (`ascsim.machine.chips`) and the
 struct field ranges, describes it as slots (`fuzz_values`), lets `G.fuzz` mutate a few slots, and returns
@@ -13,8 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from fuzz_harness import Case
-from fuzz_values import (
+
+import ascsim.ascendc as A
+import ascsim.params as P
+from ascsim import Core
+from ascsim.isa.load3d import SMALL_CHANNELS
+from ascsim.machine.chips import ALL_CHIPS
+from ascsim.machine.dtypes import ALL_DTYPES, get_dtype
+from ascsim.machine.memory import LocalTensor as ascsim_LocalTensor
+from support.fuzz_harness import Case
+from support.fuzz_values import (
     Dtype,
     Flag,
     G,
@@ -30,14 +38,6 @@ from fuzz_values import (
     show,
     span,
 )
-
-import ascsim.ascendc as A
-import ascsim.params as P
-from ascsim import Core
-from ascsim.isa.load3d import SMALL_CHANNELS
-from ascsim.machine.chips import ALL_CHIPS
-from ascsim.machine.dtypes import ALL_DTYPES, get_dtype
-from ascsim.machine.memory import LocalTensor as ascsim_LocalTensor
 
 
 @dataclass(frozen=True)
