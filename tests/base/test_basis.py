@@ -1,8 +1,8 @@
 """Issue 7's message convention: every refusal says whether the C++ API / hardware rejects the call or only a
 doc page forbids it, and names the divergence row in the second case.
 
-The error tables of test_load3d_errors.py, test_load2d.py, test_transpose.py, test_sparse.py and
-test_mx.py (and test_coercion.py) check each of their refusals with `support.basis.assert_basis`; this
+The error tables of isa/test_load3d_errors.py, test_load2d.py, test_transpose.py, test_sparse.py and
+test_mx.py (and base/test_coercion.py) check each of their refusals with `support.basis.assert_basis`; this
 file checks the mechanism itself (`ascsim.base.errors.cpp_rejects` / `hw_cannot` / `doc_forbids`), the chip
 tables' classification against the audited asc-devkit facts (chips.ApiSupport.cpp, chips.CPP_ABSENT) and that
 every row a message cites exists.

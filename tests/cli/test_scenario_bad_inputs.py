@@ -1,5 +1,5 @@
 """Regression tests for the scenario/CLI hardening of issue 9 ("What to build" 3): one test per signature
-the scenario-file fuzzing found (tests/test_scenario_fuzz.py), named for what it guards.
+the scenario-file fuzzing found (tests/fuzz/test_scenario_fuzz.py), named for what it guards.
 
 Each bad input goes through the command (`ascsim.cli.main`) and must end with exit code 2 and exactly one
 stderr line `ascsim: FILE: path: message` (pinned by its start), never a traceback; saved files stay

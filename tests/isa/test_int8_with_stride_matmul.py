@@ -7,7 +7,7 @@ examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/load_data_with_stride, s
 B (K x N) arrives in L1 by ND2NZ with dstNzC0Stride = CeilAlign(K, 32), then LoadDataWithStride with
 l1H = 1, l1W = mExtension = CeilAlign(K, 32), channelSize = kExtension = CeilAlign(N, 32) and
 SetLoadDataRepeatWithStride dstStride = N / 16. ascsim executes it with a DocConflictWarning (divergence
-L23; strict: tests/test_doc_examples_load3d.py). The kernel below follows that pattern (A by the same
+L23; strict: tests/isa/test_doc_examples_load3d.py). The kernel below follows that pattern (A by the same
 instruction into L0A, no transpose) and is compared with numpy's integer matmul; the hypothesis test
 compares the L0B bytes with the slow reference interpreter (isa/load3d_ref.py).
 """
