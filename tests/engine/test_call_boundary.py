@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from support.fixpipe_goldens import word  # a quantisation word (随路量化.md 表1), Sign set
 
 from ascsim import Core
 from ascsim.base.errors import AscsimError, BoundsError
@@ -48,13 +49,6 @@ from ascsim.params import (
     PaddingMode,
     QuantMode_t,
 )
-
-SIGN = 1 << 46
-
-
-def _word(scale: float, offset: int = 0) -> int:
-    """A quantisation word (随路量化.md 表1): float32 scale bits, 9-bit offset at 37, Sign (int8) at 46."""
-    return int(np.array([scale], np.float32).view(np.uint32)[0]) | ((offset & 0x1FF) << 37) | SIGN
 
 
 def _rand(core: Core, t, seed: int) -> None:
@@ -206,12 +200,12 @@ def fixpipe_nz_req8_merge(core: Core):
     c = _l0c(core, "int32_t", 16 * 48, seed=3)
     out = core.global_tensor("int8_t", 2048)
     return lambda: core.fixpipe(out, c, FixpipeParamsV220(48, 16, 16, 32, True, QuantMode_t.REQ8,
-                                                           _word(1 / 8, 3)), CFG_NZ)
+                                                           word(1 / 8, 3)), CFG_NZ)
 
 
 def fixpipe_vector_workspace(core: Core):
     c = _l0c(core, "int32_t", 32 * 32, seed=4)
-    words = np.array([_word(1 / 4 + j / 64, j % 5) for j in range(32)], np.uint64)
+    words = np.array([word(1 / 4 + j / 64, j % 5) for j in range(32)], np.uint64)
     ws = core.tensor("C1", "uint64_t", 32, data=words)
     out = core.global_tensor("half", 1024)
     return lambda: core.fixpipe(out, c, FixpipeParamsV220(32, 32, 32, 32, quantPre=QuantMode_t.VDEQF16),
@@ -243,7 +237,7 @@ def datacopy_co1(core: Core):
     c = _l0c(core, "int32_t", 32 * 48, seed=8)
     out = core.global_tensor("int8_t", 32 * 48)
     core.set_fixpipe_nz2nd_flag(1, 0, 0)
-    core.set_fixpipe_pre_quant_flag(_word(1 / 16, 3))
+    core.set_fixpipe_pre_quant_flag(word(1 / 16, 3))
     return lambda: core.data_copy(out, c, DataCopyCO12DstParams(48, 32, 48, 32, QuantMode_t.REQ8, 0, False,
                                                                 True))
 

@@ -14,9 +14,10 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from support.operands import load3d_operands
 
 from ascsim import ALL_CHIPS, BoundsError, Core, LoadData3DParamsV2
-from ascsim.machine.layouts import chw_to_fmap_l1, zz_to_nd
+from ascsim.machine.layouts import zz_to_nd
 from ascsim.machine.memory import SPARE
 
 CUBE_CHIPS = [c.key for c in ALL_CHIPS if c.has_cube]
@@ -52,9 +53,8 @@ def test_padded_load_gives_torch_unfold_and_leaves_the_rest_untouched() -> None:
     into addressable memory."""
     core = Core("a2")
     x = np.arange(16 * 4 * 4, dtype=np.float16).reshape(16, 4, 4) / 8
-    src = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
+    src, dst = load3d_operands(core, x, 16 * 16 * 49, dst_offset=0)
     l1_before = core.memories["L1"].data.copy()
-    dst = core.tensor("A2", "half", 16 * 16 * 49, offset=0)
     l0a_before = core.memories["L0A"].data.copy()
     p = LoadData3DParamsV2([3, 3, 3, 3], 4, 4, 16, 16 * 49, 16, 0, 0, 1, 1, 7, 7, padValue=-2.5)
     with warnings.catch_warnings():
@@ -79,8 +79,7 @@ def test_the_log_keeps_records_not_plans() -> None:
     p = LoadData3DParamsV2([1, 1, 1, 1], 8, 8, 16, 144, 64, 0, 0, 1, 1, 3, 3)
     for keep in (False, True):
         core = Core("a2", keep_plans=keep)
-        src = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-        dst = core.tensor("A2", "half", 64 * 144)
+        src, dst = load3d_operands(core, x, 64 * 144)
         rep = core.load_data(dst, src, p)
         assert core.log[-1] is rep
         assert (rep._plan is not None) == keep

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from support.operands import load3d_operands
 
 import ascsim.ascendc as AscendC
 from ascsim import AscsimError, Core, UnsupportedError
@@ -23,7 +24,7 @@ from ascsim.ascendc import (
     TPosition,
     use,
 )
-from ascsim.machine.layouts import chw_to_fmap_l1, nd_to_nz, nz_to_nd, zz_to_nd
+from ascsim.machine.layouts import nd_to_nz, nz_to_nd, zz_to_nd
 
 
 def img2col_ref(x: np.ndarray, k: int, pad: int, dilation: int) -> np.ndarray:
@@ -38,8 +39,7 @@ def test_seed_kernel_on_950_through_the_facade():
     LoadData<A2, A1, half>(bitModeParam); 950 L0A is Nz."""
     core = Core("ascend950")
     x = np.arange(32 * 16, dtype=np.float32).reshape(32, 4, 4).astype(np.float16)
-    fm_a1 = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    fm_a2 = core.tensor("A2", "half", 16 * 128)
+    fm_a1, fm_a2 = load3d_operands(core, x, 16 * 128)
     pad_list = [1, 1, 1, 1]
     param = LoadData3DParamsV2(pad_list, 4, 4, 32, 128, 16, 0, 0, 1, 1, 2, 2, 2, 2, False, False, 0.0)
     with use(core):
@@ -103,8 +103,7 @@ def test_matmul_kernel_on_a2_through_the_facade():
 def test_load_data_with_stride_facade_needs_the_register():
     core = Core("ascend950")
     x = np.ones((16, 4, 4), dtype=np.float16)
-    src = core.tensor("B1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    dst = core.tensor("B2", "half", 16 * 64)
+    src, dst = load3d_operands(core, x, 16 * 64, dst_pos="B2")
     p = LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16)
     with use(core):
         with pytest.raises(AscsimError, match=r"^LoadDataWithStride: dstStride must be set"):

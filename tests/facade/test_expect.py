@@ -17,6 +17,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.operands import load3d_operands
 
 from ascsim import Core, LoadData2DParams, LoadData2dTransposeParams, LoadData3DParamsV2
 from ascsim.cli import main
@@ -91,9 +92,8 @@ def _load3d(core: Core, x: np.ndarray, kernel: tuple[int, int], stride: tuple[in
     c, h, w = x.shape
     kh, kw = kernel
     sh, sw = stride
-    fm = core.tensor("A1", "half", x.size, data=L.chw_to_fmap_l1(x, 16))
     ho, wo = (h + 2 - kh) // sh + 1, (w + 2 - kw) // sw + 1
-    l0a = core.tensor("A2", "half", L.align(ho * wo, 16) * c * kh * kw)
+    fm, l0a = load3d_operands(core, x, L.align(ho * wo, 16) * c * kh * kw)
     core.load_data(l0a, fm, LoadData3DParamsV2([1, 1, 1, 1], h, w, c, c * kh * kw, ho * wo, 0, 0, sw, sh, kw,
                                                kh, 1, 1))
     return l0a

@@ -10,6 +10,7 @@ import time
 import ml_dtypes
 import numpy as np
 import pytest
+from support.operands import load3d_operands
 
 import ascsim.ascendc as AscendC
 from ascsim import Core, HazardError, HazardWarning
@@ -119,10 +120,7 @@ def test_pad_value_bits_in_load3d_params():
     """LoadData3DParamsV2.padValue may be a Bits pattern too: half -inf padding in the img2col output."""
     core = Core("a2")
     x = np.ones((16, 2, 2), np.float16)
-    from ascsim.machine.layouts import chw_to_fmap_l1
-
-    fm = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    dst = core.tensor("A2", "half", 16 * 144)
+    fm, dst = load3d_operands(core, x, 16 * 144)
     core.load_data(dst, fm, LoadData3DParamsV2([1, 1, 1, 1], 2, 2, 16, 144, 16, 0, 0, 1, 1, 3, 3, 1, 1,
                                                padValue=Bits(0xFC00)))
     assert (dst.read_raw() == 0xFC00).any() and (dst.read() == 1).any()
@@ -170,11 +168,9 @@ def test_is_reset_load3d_config_from_python():
     keyword of core.load_data / AscendC.LoadData (docs/registers.md)."""
     core = Core("a2")
     x = np.ones((16, 2, 2), np.float16)
-    from ascsim.machine.layouts import chw_to_fmap_l1
     from ascsim.params import IsResetLoad3dConfig
 
-    fm = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    dst = core.tensor("A2", "half", 256)
+    fm, dst = load3d_operands(core, x, 256)
     core.set_padding_value(np.float16(7))
     with AscendC.use(core):
         AscendC.LoadData(dst, fm, LoadData3DParamsV2([1, 1, 1, 1], 2, 2, 16, 16, 16, padValue=0),

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from support.operands import load3d_operands
 
 from ascsim import Core, LoadData3DParamsV2, ParamRangeError
 from ascsim.flows import conv2d
@@ -88,8 +89,7 @@ def test_load3d_to_l0b_writes_zn_of_the_stored_matrix(chip: str, dtype: str) -> 
     k, n = 64, 2 * c0  # K rows (multiple of 32 for the 950 b8 rule), N columns
     b = (np.arange(k * n).reshape(k, n) % 97 - 48).astype(np.float64)
     fm = np.ascontiguousarray(b.T[:, None, :])  # (C = N, H = 1, W = K): X[n, 0, k] = B[k, n]
-    src = core.tensor("B1", dtype, k * n, data=L.chw_to_fmap_l1(fm, c0))
-    dst = core.tensor("B2", dtype, k * n)
+    src, dst = load3d_operands(core, fm, k * n, dst_pos="B2", dtype=dtype, c0=c0)
     core.load_data(dst, src, LoadData3DParamsV2([0, 0, 0, 0], 1, k, n, n - 8, k - 32, 0, 0))
     got = dst.read()
     expect = L.nd_to_zn(b, c0)

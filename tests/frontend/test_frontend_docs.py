@@ -11,63 +11,12 @@ the same formulas or with numpy arithmetic — never with ascsim's own output.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from support.doc_fractals import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
+from support.doc_kernels import HELPERS, LOAD3D_FLOAT, K, M, N, memory_view, run_doc_kernel
 
 from ascsim.frontend import Kernel, Output
-
-HELPERS = """
-__aicore__ inline uint32_t CeilDivision(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-__aicore__ inline uint32_t CeilAlign(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
-__aicore__ inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-constexpr uint32_t CUBE_BLOCK = 16;
-"""
-
-KERNEL = (
-    HELPERS
-    + """
-extern "C" __global__ __aicore__ void doc_example(GM_ADDR a1img, GM_ADDR b1img, GM_ADDR out)
-{
-    AscendC::GlobalTensor<{T}> a1GM, b1GM;
-    a1GM.SetGlobalBuffer((__gm__ {T}*)a1img, {A1});
-    b1GM.SetGlobalBuffer((__gm__ {T}*)b1img, {B1});
-    AscendC::LocalTensor<{T}> a1Local(AscendC::TPosition::A1, 0, {A1});
-    AscendC::LocalTensor<{T}> b1Local(AscendC::TPosition::B1, 256 * 1024, {B1});
-    AscendC::LocalTensor<{T}> a2Local(AscendC::TPosition::A2, 0, 16384 / sizeof({T}));
-    AscendC::LocalTensor<{T}> b2Local(AscendC::TPosition::B2, 0, 16384 / sizeof({T}));
-    AscendC::LocalTensor<{T}> b2(AscendC::TPosition::B2, 0, 16384 / sizeof({T}));
-    AscendC::LocalTensor<{T}> rightMatrix(AscendC::TPosition::B1, 256 * 1024, {B1});
-    AscendC::DataCopy(a1Local, a1GM, {A1});
-    AscendC::DataCopy(b1Local, b1GM, {B1});
-    AscendC::PipeBarrier<PIPE_ALL>();
-{CONTEXT}
-{SNIPPET}
-}
-"""
-)
-
-
-def _run(snippet: str, dtype: str, a1: np.ndarray, b1: np.ndarray, chip: str = "a2", context: str = ""):
-    src = (
-        KERNEL.replace("{T}", dtype)
-        .replace("{A1}", str(a1.size))
-        .replace("{B1}", str(b1.size))
-        .replace("{CONTEXT}", context)
-        .replace("{SNIPPET}", snippet)
-    )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the examples write past their tensors on purpose (padding)
-        run = Kernel("doc.cpp", chip, text_=src).run(gm={"a1img": a1, "b1img": b1})
-    assert run.sync_reports == []
-    return run
-
-
-def _l0(run, mem: str, dtype, n: int) -> np.ndarray:
-    return run.core.memory(mem).data.view(dtype)[:n]
-
 
 # -- LoadDataWithTranspose.md 调用示例, blocks 2 (int8_t), 3 (half), 4 (float): m = 40, k = 70, n = 50
 
@@ -132,7 +81,6 @@ for (int i = 0; i < CeilDivision(k, fractalShape[0]); ++i) {
     AscendC::LoadDataWithTranspose(b2Local[i * dstOffsetB], b1Local[i * srcOffsetB], loadDataParamsB);
 }
 """
-M, K, N = 40, 70, 50
 _NP = {"int8_t": np.int8, "half": np.float16, "float": np.float32}
 
 
@@ -161,9 +109,9 @@ def test_load_data_with_transpose_examples(dtype: str, snippet: str) -> None:
         b1 = nz(pad2(b, kp, cdiv(N, c0) * c0), c0)
         want_a = zz(pad2(a, cdiv(M, c0) * c0, cdiv(K, c0) * c0), c0)
         want_b = zn(pad2(b, kp, cdiv(N, 16) * 16), c0)
-    run = _run(snippet, dtype, a1, b1)
-    np.testing.assert_array_equal(_l0(run, "L0A", _NP[dtype], want_a.size), want_a)
-    np.testing.assert_array_equal(_l0(run, "L0B", _NP[dtype], want_b.size), want_b)
+    run = run_doc_kernel(snippet, dtype, a1, b1)
+    np.testing.assert_array_equal(memory_view(run, "L0A", _NP[dtype], want_a.size), want_a)
+    np.testing.assert_array_equal(memory_view(run, "L0B", _NP[dtype], want_b.size), want_b)
 
 
 # -- LoadData_2D.md 调用示例 一 (A [m, k], no transpose) and 二 (A given as [k, m], ifTranspose)
@@ -206,34 +154,15 @@ def test_load_data_2d_examples(transposed: bool) -> None:
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float16)
     src = pad2(a.T, 80, 48) if transposed else pad2(a, 48, 80)
     a1 = nz(src, 16)
-    run = _run(
+    run = run_doc_kernel(
         LOAD2D_2 if transposed else LOAD2D_1, "half", a1, np.zeros(16, np.float16), context=CONTEXT_HALF
     )
     want = zz(pad2(a, 48, 80), 16)
-    np.testing.assert_array_equal(_l0(run, "L0A", np.float16, want.size), want)
+    np.testing.assert_array_equal(memory_view(run, "L0A", np.float16, want.size), want)
 
 
 # -- LoadData_3D.md 调用示例: float A given as [k, m] (Nz), Load3D v2 with enTranspose writes Zz(A)
-
-LOAD3D_FLOAT = """
-AscendC::LoadData3DParamsV2<T> loadDataParams;
-loadDataParams.l1H = 1;
-loadDataParams.l1W = CeilAlign(k, fractalShape[0]);
-loadDataParams.channelSize = CeilAlign(m, fractalShape[1]);
-loadDataParams.kExtension = CeilAlign(m, fractalShape[1]);
-loadDataParams.mExtension = CeilAlign(k, fractalShape[1] * fractalNum);
-loadDataParams.strideW = 1;
-loadDataParams.strideH = 1;
-loadDataParams.filterW = 1;
-loadDataParams.filterH = 1;
-loadDataParams.dilationFilterW = 1;
-loadDataParams.dilationFilterH = 1;
-loadDataParams.filterSizeW = false;
-loadDataParams.filterSizeH = false;
-loadDataParams.enTranspose = true;
-loadDataParams.fMatrixCtrl = false;
-AscendC::LoadData(a2Local, a1Local, loadDataParams);
-"""
+# (LOAD3D_FLOAT: tests/support/doc_kernels.py)
 
 
 def test_load3d_transposed_float_example() -> None:
@@ -246,14 +175,14 @@ def test_load3d_transposed_float_example() -> None:
         "    using T = float;\n    uint32_t m = 40, k = 70;\n    uint32_t fractalShape[2] = {16, 8};\n"
         "    uint32_t fractalNum = 2;\n"
     )
-    run = _run(
+    run = run_doc_kernel(
         LOAD3D_FLOAT.replace("<T>", "<float>"),
         "float",
         a1,
         np.zeros(8, np.float32),
         context=context.replace("    using T = float;\n", ""),
     )
-    got = unlayout(_l0(run, "L0A", np.float32, 48 * 80), zz, 40, 80, 8)
+    got = unlayout(memory_view(run, "L0A", np.float32, 48 * 80), zz, 40, 80, 8)
     np.testing.assert_array_equal(got[:, :K], a)
 
 
@@ -279,8 +208,8 @@ def test_load_data_2d_v2_example_950() -> None:
     rng = np.random.default_rng(13)
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float16)
     a1 = nz(pad2(a, 48, 80), 16)
-    run = _run(LOAD2D_V2, "half", a1, np.zeros(16, np.float16), chip="950")
-    np.testing.assert_array_equal(_l0(run, "L0A", np.float16, a1.size), a1)  # 950's L0A is Nz
+    run = run_doc_kernel(LOAD2D_V2, "half", a1, np.zeros(16, np.float16), chip="950")
+    np.testing.assert_array_equal(memory_view(run, "L0A", np.float16, a1.size), a1)  # 950's L0A is Nz
 
 
 # -- SetFmatrix.md 调用示例 (both __NPU_ARCH__ branches): B via FMATRIX + Load3D into L0B
@@ -335,7 +264,7 @@ def test_set_fmatrix_example(chip: str) -> None:
     # [c1, h, w=0, c0] = value of output (h) for channel c: here h runs over K rows of B, channels over N.
     b1 = b.reshape(k_, n_ // 16, 16).transpose(1, 0, 2).ravel()
     context = "    using U = half;\n    uint32_t K = 32, N = 32;\n"
-    run = _run(
+    run = run_doc_kernel(
         SETFMATRIX.replace("<U>", "<half>").replace("<U, ", "<half, "),
         "half",
         np.zeros(16, np.float16),
@@ -344,7 +273,7 @@ def test_set_fmatrix_example(chip: str) -> None:
         context=context.replace("    using U = half;\n", ""),
     )
     want = zn(b, 16)
-    np.testing.assert_array_equal(_l0(run, "L0B", np.float16, want.size), want)
+    np.testing.assert_array_equal(memory_view(run, "L0B", np.float16, want.size), want)
 
 
 # -- MmadWithSparse.md 调用示例: 128 x 64 x 128 int8
@@ -509,6 +438,6 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR c)
     )
     # ND2NZ writes the nValue rows (columns past dValue zero-filled to the C0 block); rows 40..47 untouched
     np.testing.assert_array_equal(
-        unlayout(_l0(run, "L1", np.float16, 48 * 80), nz, 40, 80, 16), pad2(a, 40, 80)
+        unlayout(memory_view(run, "L1", np.float16, 48 * 80), nz, 40, 80, 16), pad2(a, 40, 80)
     )
     np.testing.assert_array_equal(run.outputs["c"], cm)

@@ -14,14 +14,13 @@ generators; `nz` / `zz`: 关键分形格式详解.md) — never from ascsim's ou
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from support.doc_fractals import nz
+from support.doc_kernels import run_kernel
 from support.fixpipe_goldens import SIGN, golden_b8, golden_deq
 
-from ascsim.frontend import Kernel, Output
+from ascsim.frontend import Output
 from ascsim.machine.memory import MARKER
 
 HELPERS = """
@@ -31,15 +30,6 @@ constexpr uint32_t CUBE_BLOCK = 16;
 CEIL_ALIGN = """
 __aicore__ inline uint32_t CeilAlign(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 """
-
-
-def _run(src: str, chip: str, gm: dict, synced: bool = True, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # writes past the declared tensors are the examples' business
-        run = Kernel("doc.cpp", chip, text_=src).run(gm=gm, **kw)
-    if synced:
-        assert run.sync_reports == []
-    return run
 
 
 def _f32bits(x: float) -> int:
@@ -69,7 +59,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR unused)
 {FILL}
 }}
 """
-    run = _run(src, chip, {})
+    run = run_kernel(src, chip, {})
     mem = run.core.memory("L0A" if pos == "A2" else "L1").data
     nbytes = 1024 if pos == "A1" else 32 * 512
     np.testing.assert_array_equal(mem[:nbytes].view(np.float32), np.ones(nbytes // 4, np.float32))
@@ -123,7 +113,7 @@ def test_data_copy_pad_examples(mode: str) -> None:
     x = np.arange(1, 145, dtype=np.int8)
     snippet = PAD_NORMAL if mode == "Normal" else PAD_COMPACT
     src = f'extern "C" __global__ __aicore__ void k(GM_ADDR src)\n{{\n{snippet}\n}}\n'
-    run = _run(src, "950", {"src": x})
+    run = run_kernel(src, "950", {"src": x})
     l1 = run.core.memory("L1").data
     if mode == "Normal":
         rows = l1[:192].reshape(3, 64)
@@ -188,7 +178,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR b)
     op.Process(b);
 }}
 """
-    run = _run(src, chip, {"b": bias})
+    run = run_kernel(src, chip, {"b": bias})
     np.testing.assert_array_equal(run.core.memory("BT").data[:256].view(np.float32), bias)
 
 
@@ -243,7 +233,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR q)
     op.Process(q);
 }}
 """
-    run = _run(src, chip, {"q": words})
+    run = run_kernel(src, chip, {"q": words})
     np.testing.assert_array_equal(run.core.memory("FB").data[:2048].view("<u8"), words)
     assert run.core.regs.fpc_quant == 0
 
@@ -298,7 +288,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR deq)
     op.Process(deq);
 }}
 """
-    run = _run(src, "a2", {"deq": words}, synced=False)
+    run = run_kernel(src, "a2", {"deq": words}, synced=False)
     assert [r.kind for r in run.sync_reports] == ["RAW"]
     assert "DataCopy (FIX) reads L1" in run.sync_reports[0].message
     assert "with no WaitFlag<MTE2_FIX> between them" in run.sync_reports[0].message
@@ -328,7 +318,7 @@ AscendC::PipeBarrier<PIPE_FIX>();
 def test_fixpipe_register_setter_examples(chip: str) -> None:
     """ND_PARA = (ndNum 2, srcNdStride 2, dstNdStride 1); QUANT_PRE = the float bits of 0.5 (0x3F000000)."""
     src = f'extern "C" __global__ __aicore__ void k(GM_ADDR unused)\n{{\n{NZ2ND_FLAG}\n{PREQUANT_FLAG}\n}}\n'
-    run = _run(src, chip, {})
+    run = run_kernel(src, chip, {})
     assert run.core.regs.nd_para == (2, 2, 1)
     assert run.core.regs.quant_pre == 0x3F000000 == _f32bits(0.5)
 
@@ -423,7 +413,7 @@ def test_data_copy_l0c_to_gm_examples(chip: str, example: int) -> None:
     copy_out = L0C2GM_1 if example == 1 else L0C2GM_2_COPYOUT
     src = L0C_KERNEL.replace("COPYIN", copy_in).replace("COPYOUT", copy_out)
     preload = {"L0C": {0: nz(c, 16).astype(np.int32).tobytes()}}
-    run = _run(src, chip, {"c": Output("half", (m * n,)), "q": words}, preload=preload)
+    run = run_kernel(src, chip, {"c": Output("half", (m * n,)), "q": words}, preload=preload)
     got = run.outputs["c"]
     if example == 1:
         want = golden_deq(c, np.uint64(_f32bits(2.0)), relu=True).ravel()
@@ -509,7 +499,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR unused)
     op.CopyOut();
 }}
 """
-    run = _run(src, chip, {}, preload={"L0C": {0: nz(cf, 16).astype(np.float32).tobytes()}})
+    run = run_kernel(src, chip, {}, preload={"L0C": {0: nz(cf, 16).astype(np.float32).tobytes()}})
     want = nz(golden_b8(cf, np.uint64(_f32bits(2.0) | SIGN), relu=False).astype(np.int8), 32)
     np.testing.assert_array_equal(run.core.memory("L1").data[: m * n].view(np.int8), want)
 
@@ -550,7 +540,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR img, GM_ADDR dst)
 }}
 """
     before = np.full(128, 7, np.float16)
-    run = _run(src, chip, {"img": np.pad(x, (0, 16)), "dst": before})
+    run = run_kernel(src, chip, {"img": np.pad(x, (0, 16)), "dst": before})
     got = run.read_gm("dst", "half")
     np.testing.assert_array_equal(got[:48], x[:48])
     np.testing.assert_array_equal(got[48:80], before[48:80])
@@ -596,7 +586,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR s, GM_ADDR d)
 {ATOMIC_ORDER}
 }}
 """
-    run = _run(src, "a2", {"s": np.concatenate(data), "d": Output("float", (n,))})
+    run = run_kernel(src, "a2", {"s": np.concatenate(data), "d": Output("float", (n,))})
     want = data[0].copy()
     for i in (2, 3, 1):
         want = (want + data[i]).astype(np.float32)  # float32 sums, rounded after each add

@@ -3,12 +3,12 @@ copies (DataCopy 连续 / 高维切分 / DN2NZ, LoadData GM -> L1 2D and 2D V2),
 (SetLoadDataBoundary, SetLoadDataPaddingValue, SetLoadDataRepeat, SetLoadDataRepeatWithStride — the same
 block as LoadDataWithStride.md's), LoadData_2D_BitMode (both examples) and LoadData_3D_BitMode.
 
-Conventions as in tests/frontend/test_frontend_docs.py (whose `_run` kernel and helpers this file reuses): the
-snippet as the page prints it, comments dropped; the kernel adds the GM binding and what the page leaves to
-its complete example. The Load3D setter pages elide the parameter block ("// 设置loadDataParams相关参数 ...")
-and describe it as LoadData_3D.md's NZ -> ZZ example (l1H = 1, l1W = CeilAlign(k, 16), enTranspose): that
-block fills the "...". Expected bytes: the pages' narratives, the fractal formulas of 关键分形格式详解.md
-(`nz`, `zz`) and numpy img2col — never ascsim's own output.
+Conventions as in tests/frontend/test_frontend_docs.py (whose kernel and runner, tests/support/doc_kernels.py,
+this file reuses): the snippet as the page prints it, comments dropped; the kernel adds the GM binding and
+what the page leaves to its complete example. The Load3D setter pages elide the parameter block ("//
+设置loadDataParams相关参数 ...") and describe it as LoadData_3D.md's NZ -> ZZ example (l1H = 1, l1W =
+CeilAlign(k, 16), enTranspose): that block fills the "...". Expected bytes: the pages' narratives, the fractal
+formulas of 关键分形格式详解.md (`nz`, `zz`) and numpy img2col — never ascsim's own output.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pytest
 from support.doc_fractals import cdiv, nz, pad2, unlayout, zz
-from test_frontend_docs import LOAD3D_FLOAT, K, M, _l0, _run
+from support.doc_kernels import LOAD3D_FLOAT, K, M, memory_view, run_doc_kernel, run_kernel
 
 from ascsim import HazardWarning
 from ascsim.frontend import Kernel
@@ -29,9 +29,7 @@ MARK16 = MARKER | MARKER << 8
 
 def _gm_to_l1(snippet: str, src: np.ndarray, chip: str = "a2"):
     text = f'extern "C" __global__ __aicore__ void k(GM_ADDR src)\n{{\n{snippet}\n}}\n'
-    run = Kernel("doc.cpp", chip, text_=text).run(gm={"src": src})
-    assert run.sync_reports == []
-    return run.core.memory("L1").data
+    return run_kernel(text, chip, {"src": src}, quiet=False).core.memory("L1").data
 
 
 # -- DataCopy（GMToL1连续数据搬运）.md and （GMToL1高维切分数据搬运）.md 调用示例
@@ -249,9 +247,9 @@ def test_load3d_register_examples(chip: str, setter: str) -> None:
     a = rng.integers(-1000, 1000, (M, K)).astype(np.float32)
     a1 = nz(pad2(a.T, cdiv(K, 16) * 16, cdiv(M, 8) * 8), 8)
     context = CONTEXT + (FMATRIX if setter is PADDING else "")
-    run = _run(PARAMS + setter.replace("<T, ", "<float, "), "float", a1, np.zeros(8, np.float32), chip=chip,
-               context=context)
-    l0 = _l0(run, "L0A", np.float32, 48 * 96)
+    run = run_doc_kernel(PARAMS + setter.replace("<T, ", "<float, "), "float", a1, np.zeros(8, np.float32),
+                         chip=chip, context=context)
+    l0 = memory_view(run, "L0A", np.float32, 48 * 96)
     got = unlayout(l0, zz if chip == "a2" else nz, 40, 80 if chip == "a2" else 96, 8)
     np.testing.assert_array_equal(got[:, :K], a)
 
@@ -312,8 +310,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR src)
 {decl}{snippet}
 }}
 """
-    run = Kernel("b.cpp", "950", text_=text).run(gm={"src": nz(a, 16)})
-    assert run.sync_reports == []
+    run = run_kernel(text, "950", {"src": nz(a, 16)}, name="b.cpp", quiet=False)
     np.testing.assert_array_equal(run.core.memory("L0A").data[:2048].view(np.float16), nz(a, 16))
 
 

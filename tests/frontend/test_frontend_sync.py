@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.doc_kernels import source_line as _line
 from support.paths import EXAMPLES, SRC
 
 from ascsim.engine.sync import Access, PipeCall, SyncChecker, SyncError, SyncWarning
@@ -22,10 +23,6 @@ from ascsim.frontend import Kernel, Output
 
 PINGPONG = (EXAMPLES / "matmul_pingpong.cpp").read_text()
 TQUE = (EXAMPLES / "matmul_tque.cpp").read_text()
-
-
-def _line(text: str, needle: str) -> int:
-    return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
 
 
 def _run(text: str, name: str = "k.cpp", chip: str = "a2", strict: bool = False, **kw):

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.doc_fractals import nz, zn, zz
+from support.doc_kernels import source_line
 
 from ascsim import Core
 from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError
@@ -222,10 +223,6 @@ def test_fixpipe_to_l1_then_copy_out_kernel_and_its_sync() -> None:
         warnings.simplefilter("ignore", SyncWarning)
         bad = Kernel("l1.cpp", "a2", text_=text).run(gm=gm)
     raw = [r for r in bad.sync_reports if r.kind == "RAW"]
-    copy_out = _line(text, "DataCopy(cGM")
+    copy_out = source_line(text, "DataCopy(cGM")
     assert raw and raw[0].message.startswith(f"l1.cpp:{copy_out}: DataCopy (MTE3) reads L1")
-    assert f"written by Fixpipe at l1.cpp:{_line(text, 'Fixpipe<half')} (FIX)" in raw[0].message
-
-
-def _line(text: str, needle: str) -> int:
-    return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
+    assert f"written by Fixpipe at l1.cpp:{source_line(text, 'Fixpipe<half')} (FIX)" in raw[0].message

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.state import assert_memories_unchanged, memories
 
 from ascsim import (
     AlignmentError,
@@ -146,14 +147,6 @@ def run(core: Core, dtype: str, src_flat: np.ndarray, dst_pos: str, params, dst_
 
 def fresh_dst(core: Core, dtype: str, dst_pos: str, n: int):
     return core.tensor(dst_pos, dtype, n)
-
-
-def snapshot(core: Core) -> dict[str, np.ndarray]:
-    return {k: m.data.copy() for k, m in core.memories.items()}
-
-
-def unchanged(core: Core, snap: dict[str, np.ndarray]) -> bool:
-    return all(np.array_equal(snap[k], m.data) for k, m in core.memories.items())
 
 
 def marker(dtype: str) -> int:
@@ -417,10 +410,10 @@ def test_l3d_alignment_src32_dst512() -> None:
     for src_off, dst_off in ((1024 + 16, 2048), (1024, 2048 + 256)):
         src = core.tensor("A1", "half", 256, offset=src_off)
         dst = core.tensor("A2", "half", 256, offset=dst_off)
-        snap = snapshot(core)
+        snap = memories(core)
         with pytest.raises(AlignmentError, match=r"^Load3Dv2: "):
             core.load_data(dst, src, p)
-        assert unchanged(core, snap)
+        assert_memories_unchanged(core, snap)
 
 
 A2_L0A = ["int4b_t", "int8_t", "uint8_t", "half", "bfloat16_t", "int32_t", "uint32_t", "float"]
@@ -463,10 +456,10 @@ def test_l3d_dtype_rejections(chip: str, dst_pos: str, dtype: str, transpose: bo
     c0 = get_dtype(dtype).c0
     src = core.tensor("A1" if dst_pos == "A2" else "B1", dtype, c0 * 16)
     dst = core.tensor(dst_pos, dtype, c0 * 16)
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(UnsupportedError, match=r"^Load3Dv2: "):
         core.load_data(dst, src, LoadData3DParamsV2([0, 0, 0, 0], 4, 4, c0, c0, 16, enTranspose=transpose))
-    assert unchanged(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 CHANNEL_CASES = ([("half", c, True) for c in (4, 8, 16, 20, 24, 32, 48)]
@@ -716,10 +709,10 @@ def test_load_data_with_stride_requires_register() -> None:
     core = Core("950")
     src = core.tensor("A1", "half", 256)
     dst = core.tensor("A2", "half", 256)
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(ParamRangeError, match=r"^LoadDataWithStride: dstStride"):
         core.load_data_with_stride(dst, src, LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
-    assert unchanged(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 @pytest.mark.parametrize("dst_pos,ok", [("A2", True), ("B2", False)])
@@ -930,10 +923,10 @@ def test_boundary_start_must_be_inside() -> None:
     core.set_load_data_boundary(1024)
     src = core.tensor("A1", "half", 256, offset=1024)
     dst = core.tensor("A2", "half", 256)
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(AscsimError, match=r"^Load3Dv2: "):
         core.load_data(dst, src, LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
-    assert unchanged(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 @pytest.mark.parametrize("chip,value,exc", [("a2", 512, ParamRangeError), ("950", 1024, UnsupportedError),

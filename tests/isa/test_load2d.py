@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.basis import assert_basis
+from support.state import assert_refused_untouched as _untouched
 
 from ascsim import Core, get_chip
 from ascsim.base.errors import (
@@ -309,16 +309,6 @@ def test_v1_fractal_reference_int4() -> None:
 
 
 # ---------------------------------------------------------------- v1 errors (memory untouched)
-
-
-def _untouched(core: Core, fn, exc, start: str) -> None:
-    snap = {k: m.data.copy() for k, m in core.memories.items()}
-    with pytest.raises(exc) as ei:
-        fn()
-    assert str(ei.value).startswith(start), str(ei.value)
-    assert_basis(ei.value)
-    for k, m in core.memories.items():
-        np.testing.assert_array_equal(m.data, snap[k])
 
 
 @pytest.mark.parametrize(

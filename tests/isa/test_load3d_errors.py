@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 import pytest
 from support.basis import assert_basis
+from support.state import assert_memories_unchanged, memories, untouched
 
 from ascsim import (
     AlignmentError,
@@ -1097,26 +1098,13 @@ def _prime_registers(core: Core) -> None:
         core.set_padding_value(5.0, "half")
 
 
-def _snapshot(core: Core):
-    return {n: m.data.copy() for n, m in core.memories.items()}, copy.deepcopy(core.regs)
-
-
-def _assert_unchanged(core: Core, snap) -> None:
-    mems, regs = snap
-    for name, before in mems.items():
-        np.testing.assert_array_equal(core.memories[name].data, before, err_msg=f"{name} changed")
-    assert core.regs == regs
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_rule_raises_and_changes_nothing(case: Case) -> None:
     core = Core(case.chip, strict=case.strict)
     _prime_registers(core)
     call = case.make(core)
-    snap = _snapshot(core)
-    with pytest.raises(case.exc, match=case.match) as ei:
+    with untouched(core, regs=True), pytest.raises(case.exc, match=case.match) as ei:
         call()
-    _assert_unchanged(core, snap)
     assert_basis(ei.value)
 
 
@@ -1213,10 +1201,9 @@ def test_channel_size_forms(dtype: str) -> None:
         if c in good:
             call()
         else:
-            snap = _snapshot(core)
-            with pytest.raises(ParamRangeError, match=rf"^Load3Dv2: channelSize for {dtype} must be one of"):
+            with untouched(core, regs=True), pytest.raises(
+                    ParamRangeError, match=rf"^Load3Dv2: channelSize for {dtype} must be one of"):
                 call()
-            _assert_unchanged(core, snap)
 
 
 # ---- NOPs: destination untouched, registers still written when isSetFMatrix / isSetPadding --------------
@@ -1246,14 +1233,13 @@ def test_v2_nop(name: str, kw: dict, set_regs: bool) -> None:
         core.set_load_data_repeat(LoadDataRepeatParam(0, 0, 0))
     src, dst = fmap(core), l0(core)
     p = v2(padList=[3, 1, 4, 1], padValue=-2.5, **kw)
-    before_mem, before_regs = _snapshot(core)
+    before_mem, before_regs = memories(core), copy.deepcopy(core.regs)
     if not set_regs and name in ("l1H=0", "l1W=0"):  # a NOP from a never-set FMATRIX is flagged
         with pytest.warns(HazardWarning, match=r"^Load3Dv2: NOP because the FMATRIX register holds l1H = 0"):
             report = core.load_data(dst, src, p, IsResetLoad3dConfig(set_regs, set_regs))
     else:
         report = core.load_data(dst, src, p, IsResetLoad3dConfig(set_regs, set_regs))
-    for n, data in before_mem.items():
-        np.testing.assert_array_equal(core.memories[n].data, data, err_msg=f"{n} changed by a NOP")
+    assert_memories_unchanged(core, before_mem)
     assert report.bytes_written == 0
     if set_regs:  # the C++ API writes FMATRIX / PADDING before issuing the (NOP) instruction
         assert core.regs.fmatrix_left == Fmatrix(p.l1H, p.l1W, (3, 1, 4, 1))
@@ -1269,22 +1255,20 @@ def test_register_only_forms_nop_on_empty_fmatrix(kind: str) -> None:
     core = Core("950")
     src, dst = fmap(core), l0(core)
     p = LoadData3DParamsV2Pro.from_v2(v2()) if kind == "v2pro" else bitmode()
-    before_mem, before_regs = _snapshot(core)
+    before_mem, before_regs = memories(core), copy.deepcopy(core.regs)
     with pytest.warns(HazardWarning, match=r"NOP because the FMATRIX register holds l1H = 0, l1W = 0"):
         core.load_data(dst, src, p, dst_pos="A2", src_pos="A1")
-    for n, data in before_mem.items():
-        np.testing.assert_array_equal(core.memories[n].data, data)
+    assert_memories_unchanged(core, before_mem)
     assert core.regs == before_regs
 
 
 def test_unset_fmatrix_nop_is_an_error_in_strict_mode() -> None:
     core = Core("950", strict=True)
     src, dst = fmap(core), l0(core)
-    before_mem, before_regs = _snapshot(core)
+    before_mem, before_regs = memories(core), copy.deepcopy(core.regs)
     with pytest.raises(HazardError, match=r"^Load3Dv2Pro: NOP because the FMATRIX register"):
         core.load_data(dst, src, LoadData3DParamsV2Pro.from_v2(v2()))
-    for n, data in before_mem.items():
-        np.testing.assert_array_equal(core.memories[n].data, data)
+    assert_memories_unchanged(core, before_mem)
     assert core.regs == before_regs
 
 
@@ -1338,10 +1322,9 @@ def test_b32_l0b_footprint_strict_raises() -> None:
     _prime_registers(core)
     x = np.arange(24 * 16, dtype=np.float32).reshape(24, 1, 16)
     dst, src, p = _b32_l0b(core, x)
-    snap = _snapshot(core)
-    with pytest.raises(HazardError, match=r"^Load3Dv2: writes 1792 B from B2@0x0, past the destination"):
+    with untouched(core, regs=True), pytest.raises(
+            HazardError, match=r"^Load3Dv2: writes 1792 B from B2@0x0, past the destination"):
         core.load_data(dst, src, p)
-    _assert_unchanged(core, snap)
 
 
 def test_b32_l0b_multiple_of_16_no_hazard() -> None:

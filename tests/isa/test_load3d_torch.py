@@ -17,11 +17,12 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.load3d_cases import V2_TARGETS, V1Case, V2Case, v1_cases, v2_cases
+from support.operands import load3d_operands
 
 from ascsim.core import Core
 from ascsim.machine.chips import get_chip
 from ascsim.machine.dtypes import get_dtype
-from ascsim.machine.layouts import chw_to_fmap_l1, nz_to_nd, zz_to_nd
+from ascsim.machine.layouts import nz_to_nd, zz_to_nd
 from ascsim.params import LoadData3DParamsV1, LoadData3DParamsV2, LoadDataRepeatParam
 
 TORCH_DTYPES = ("half", "bfloat16_t", "float", "int8_t", "uint8_t")
@@ -104,8 +105,8 @@ def run_v2_vs_torch(case: V2Case) -> None:
     x = feature_map(case.dtype, p.channelSize, p.l1H, p.l1W)
     core = Core(case.chip)
     a_side = case.dst == "L0A"
-    src = core.tensor("A1" if a_side else "B1", dt, x.size, offset=0, data=chw_to_fmap_l1(x, c0))
-    dst = core.tensor("A2" if a_side else "B2", dt, core.memory(case.dst).size * 8 // dt.bits, offset=0)
+    src, dst = load3d_operands(core, x, dst_pos="A2" if a_side else "B2", dtype=dt, c0=c0, src_offset=0,
+                               dst_offset=0)  # the whole L0A / L0B
     rs, rt, mode = case.repeat
     if (rs, rt, mode, case.dst_stride) != (0, 1, 0, 0):
         core.set_load_data_repeat(LoadDataRepeatParam(rs, rt, mode, case.dst_stride))
@@ -174,8 +175,8 @@ def run_v1_vs_torch(case: V1Case) -> None:
     x = feature_map(case.dtype, case.c1 * c0, p.l1H, p.l1W)
     core = Core(case.chip)
     a_side = case.dst == "L0A"
-    src = core.tensor("A1" if a_side else "B1", dt, x.size, offset=0, data=chw_to_fmap_l1(x, c0))
-    dst = core.tensor("A2" if a_side else "B2", dt, core.memory(case.dst).size * 8 // dt.bits, offset=0)
+    src, dst = load3d_operands(core, x, dst_pos="A2" if a_side else "B2", dtype=dt, c0=c0, src_offset=0,
+                               dst_offset=0)  # the whole L0A / L0B
     core.load_data(dst, src, p)
     flat = dst.read().astype(np.float64)
     W = torch_img2col(x, p.padList, (p.strideW, p.strideH), (p.dilationFilterW, p.dilationFilterH), p.filterH,

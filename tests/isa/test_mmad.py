@@ -8,7 +8,6 @@ partial fractals are filled with a sentinel, so a reader that strays into them p
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 import zlib
 
@@ -18,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.state import untouched
 
 from ascsim import (
     AlignmentError,
@@ -346,14 +346,6 @@ def _operands(core: Core, an="half", bn="half", cn="float", c_off=None, a_off=No
     tb = core.tensor("B2", bn, 1024, data=np.ones(1024))
     tc = core.tensor("CO1", cn, 1024, offset=c_off)
     return ta, tb, tc
-
-
-@contextlib.contextmanager
-def untouched(core: Core):
-    before = {k: v.data.copy() for k, v in core.memories.items()}
-    yield
-    for k, v in core.memories.items():
-        assert np.array_equal(v.data, before[k]), f"{k} changed after a rejected Mmad"
 
 
 ERRORS = [

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.basis import assert_basis
 from support.mx_reference import mx_reference, random_codes
+from support.state import assert_refused_untouched as _untouched
 
 from ascsim import Core
 from ascsim.base.errors import (
@@ -265,16 +265,6 @@ def test_load2dmx_matches_reference(data) -> None:
 
 
 # ---------------------------------------------------------------- errors (memory untouched)
-
-
-def _untouched(core: Core, fn, exc, start: str) -> None:
-    snap = {k: m.data.copy() for k, m in core.memories.items()}
-    with pytest.raises(exc) as ei:
-        fn()
-    assert str(ei.value).startswith(start), str(ei.value)
-    assert_basis(ei.value)
-    for k, m in core.memories.items():
-        np.testing.assert_array_equal(m.data, snap[k])
 
 
 def _mx_setup(core: Core, t="fp8_e4m3fn_t", u="mx_fp8_e4m3_t", dst_offset=None, smx_dtype="fp8_e8m0_t"):

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.basis import assert_basis
+from support.state import assert_memories_unchanged, memories
 
 from ascsim.base.errors import AlignmentError, BoundsError, HazardError, ParamRangeError, UnsupportedError
 from ascsim.core import Core
@@ -27,15 +28,6 @@ from ascsim.machine.layouts import cdiv, nd_to_zn, nd_to_zz, nz_to_nd
 from ascsim.params import LoadData2DParams, MmadParams
 
 # -- helpers ----------------------------------------------------------------------------------------
-
-
-def snapshot(core: Core) -> dict[str, np.ndarray]:
-    return {k: m.data.copy() for k, m in core.memories.items()}
-
-
-def assert_untouched(core: Core, snap: dict[str, np.ndarray]) -> None:
-    for k, m in core.memories.items():
-        assert np.array_equal(m.data, snap[k]), f"{k} was modified by a rejected call"
 
 
 def sparse_b(rng: np.random.Generator, k: int, n: int, max_nz: int = 2) -> np.ndarray:
@@ -352,12 +344,12 @@ LOAD_ERRORS = [
 def test_load_errors(kw, params, exc, msg):
     core = Core("a2")
     dst, src, idx = _operands(core, **kw)
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(exc) as ei:
         load_data_with_sparse(core, dst, src, idx, params)
     assert str(ei.value).startswith(msg), str(ei.value)
     assert_basis(ei.value)
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 @pytest.mark.parametrize("chip", ["ascend950", "training", "atlas200i500a2"])
@@ -366,40 +358,40 @@ def test_load_unsupported_chip(chip):
     dst = core.tensor("B2", "int8_t", 512)
     src = core.tensor("B1", "int8_t", 512, data=np.ones(512))
     idx = core.tensor("B1", "uint8_t", 128, data=np.ones(128))
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(UnsupportedError,
                        match=r"^LoadDataWithSparse: API LoadDataWithSparse is not supported"):
         load_data_with_sparse(core, dst, src, idx, LoadData2DParams(0, 1))
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 def test_load_nop_and_bounds_leave_memory_untouched():
     core = Core("a2")
     dst, src, idx = _operands(core)
-    snap = snapshot(core)
+    snap = memories(core)
     assert load_data_with_sparse(core, dst, src, idx, LoadData2DParams(5, 0)).bytes_written == 0
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
     # Data source in range, index source past the end of L1: nothing at all may be written.
     l1 = core.memory("L1").size
     idx_end = core.tensor("B1", "uint8_t", 128, offset=l1 - 128)
     with pytest.raises(BoundsError, match=r"^LoadDataWithSparse: source"):
         load_data_with_sparse(core, dst, src, idx_end, LoadData2DParams(0, 2))
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
     # Destination past the end of L0B.
     dst_end = core.tensor("B2", "int8_t", 512, offset=core.memory("L0B").size - 512)
     with pytest.raises(BoundsError, match=r"^LoadDataWithSparse: destination"):
         load_data_with_sparse(core, dst_end, src, idx, LoadData2DParams(0, 2))
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 def test_load_strict_hazard_on_index_source_writes_nothing():
     core = Core("a2", strict=True)
     dst, src, _ = _operands(core)
     small_idx = core.tensor("B1", "uint8_t", 128, offset=65536)  # 2 fractals read, 1 owned
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(HazardError, match=r"^LoadDataWithSparse: reads 256 B"):
         load_data_with_sparse(core, dst, src, small_idx, LoadData2DParams(0, 2))
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 def _mmad_operands(core: Core, c_dt="int32_t", a_dt="int8_t", b_dt="int8_t", c_off=0):
@@ -430,12 +422,12 @@ MMAD_ERRORS = [
 def test_mmad_errors(kw, params, exc, msg):
     core = Core("a2")
     c, a, b = _mmad_operands(core, **kw)
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(exc) as ei:
         mmad_with_sparse(core, c, a, b, params)
     assert str(ei.value).startswith(msg), str(ei.value)
     assert_basis(ei.value)
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 def test_mmad_unsupported_chip_nop_and_bad_index():
@@ -445,16 +437,16 @@ def test_mmad_unsupported_chip_nop_and_bad_index():
         mmad_with_sparse(core, c, a, b, MmadParams(16, 16, 64))
     core = Core("a2")
     c, a, b = _mmad_operands(core)
-    snap = snapshot(core)
+    snap = memories(core)
     for p in (MmadParams(0, 16, 64), MmadParams(16, 0, 64), MmadParams(16, 16, 0)):
         assert mmad_with_sparse(core, c, a, b, p).bytes_written == 0
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
     # An index buffer never loaded holds the 0xCD marker: code 3 (0b11) is out of range.
     core.memory("SPARSE_IDX").data[:] = 0xCD
-    snap = snapshot(core)
+    snap = memories(core)
     with pytest.raises(ParamRangeError, match=r"^MmadWithSparse: sparse index code of dense element"):
         mmad_with_sparse(core, c, a, b, MmadParams(16, 16, 64))
-    assert_untouched(core, snap)
+    assert_memories_unchanged(core, snap)
 
 
 def _mmad_operands_950(core: Core):

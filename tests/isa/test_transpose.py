@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.basis import assert_basis
+from support.state import assert_memories_unchanged, memories
 
 from ascsim import Core
 from ascsim.base.errors import (
@@ -81,10 +82,6 @@ def expected(init: np.ndarray, src_raw: np.ndarray, bits: int, moves) -> np.ndar
         for d, block in zip(dst_f, outs, strict=True):
             out[d * e : (d + 1) * e] = block.ravel()
     return out
-
-
-def snapshot(core: Core) -> dict[str, bytes]:
-    return {k: m.data.tobytes() for k, m in core.memories.items()}
 
 
 # -- the worked examples (功能说明; seed 002) ------------------------------------------------------------
@@ -248,9 +245,9 @@ def test_half_ignores_dst_frac_gap() -> None:
 
 def test_repeat_zero_is_nop() -> None:
     core, src, dst = make("a2", "int8_t", 2)
-    before = snapshot(core)
+    before = memories(core)
     rep = load_data_with_transpose(core, dst, src, P1(0, 0, 1, 1, 0))
-    assert snapshot(core) == before
+    assert_memories_unchanged(core, before)
     assert rep.bytes_written == 0
 
 
@@ -395,13 +392,13 @@ def test_reference_agrees(chip, version, dtype, start, rep, stride, dst_gap, dst
     core, src, dst = make(chip, dtype, n_src, seed=seed)
     p = (P1(start, rep, stride, dst_gap, dst_frac_gap, addr_mode) if version == "V1"
          else P2(start, rep, stride, dst_gap, dst_frac_gap, src_frac_gap, addr_mode))
-    before = snapshot(core)
+    before = memories(core)
     src_raw, init = src.read_raw(), dst.read_raw()
     d = dst_fracs(bits, rep, dst_gap, dst_frac_gap)
     if addr_mode and start - (rep - 1) * stride < 0:
         with pytest.raises(ParamRangeError, match=E + r"addrMode=true \(decrement\)"):
             load_data_with_transpose(core, dst, src, p)
-        assert snapshot(core) == before
+        assert_memories_unchanged(core, before)
         return
     with warnings.catch_warnings(record=True) as caught:  # overlapping outputs: program order (T9)
         warnings.simplefilter("always")
@@ -421,10 +418,10 @@ def test_reference_agrees(chip, version, dtype, start, rep, stride, dst_gap, dst
 
 
 def raises_untouched(core, exc, pattern, fn) -> None:
-    before = snapshot(core)
+    before = memories(core)
     with pytest.raises(exc, match=pattern) as ei:
         fn()
-    assert snapshot(core) == before
+    assert_memories_unchanged(core, before)
     assert_basis(ei.value)
 
 

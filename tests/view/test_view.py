@@ -8,12 +8,12 @@ import re
 
 import numpy as np
 import pytest
+from support.operands import load3d_operands
 from support.paths import EXAMPLES
 
 from ascsim import Core, History, LoadData3DParamsV2, LoadDataRepeatParamWithStride
 from ascsim.base.errors import AscsimError
 from ascsim.cli import main
-from ascsim.machine.layouts import chw_to_fmap_l1
 from ascsim.scenario import load_scenario, run_scenario
 from ascsim.view.draw import build_picture
 from ascsim.view.explain import provenance, step_view
@@ -24,8 +24,7 @@ P0 = [0, 0, 0, 0]
 def load(chip: str, c: int, h: int, w: int, p: LoadData3DParamsV2, core: Core | None = None):
     core = core or Core(chip)
     x = np.zeros((c, h, w), dtype=np.float16)
-    fmap = core.tensor("A1", "half", x.size + 64, data=chw_to_fmap_l1(x, 16))
-    l0a = core.tensor("A2", "half", 16384)
+    fmap, l0a = load3d_operands(core, x, 16384, src_len=x.size + 64)
     return core, core.load_data(l0a, fmap, p)
 
 
@@ -55,8 +54,7 @@ def test_950_unset_dst_stride_is_flagged():
 def test_report_explains_and_draws_itself():
     core = Core("a2")
     x = np.arange(16 * 4 * 4).reshape(16, 4, 4).astype(np.float16)
-    fmap = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    l0a = core.tensor("A2", "half", 1024)
+    fmap, l0a = load3d_operands(core, x, 1024)
     rep = core.load_data(l0a, fmap, LoadData3DParamsV2(P0, 4, 4, 16, 64, 16, 0, 0, 1, 1, 2, 2, 1, 1))
     text = rep.explain(dst=5 * 16 + 3)  # Zz: row m 5 = (ho 1, wo 2) (Wo = 3), column k 3 = (kh 0, kw 0, c 3)
     assert "c 3 h 1 w 2" in text and "img2col (m 5, k 3)" in text
@@ -69,8 +67,7 @@ def test_report_explains_and_draws_itself():
 def test_history_keeps_the_bytes_a_later_call_overwrote():
     core = Core("a2")
     core.history = History()
-    fmap = core.tensor("A1", "half", 256, data=chw_to_fmap_l1(np.arange(256).reshape(16, 4, 4), 16))
-    l0a = core.tensor("A2", "half", 256)
+    fmap, l0a = load3d_operands(core, np.arange(256).reshape(16, 4, 4), 256)
     core.load_data(l0a, fmap, LoadData3DParamsV2(P0, 4, 4, 16, 16, 16, 0, 0, 1, 1, 1, 1, 1, 1))
     first = l0a.read().copy()
     l0a.write(np.zeros(256))
