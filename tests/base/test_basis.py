@@ -90,17 +90,21 @@ def test_doc_conflict_dtypes_are_supported_and_reported() -> None:
     assert chip.doc_conflict("LoadDataWithStride", "int8_t", "A1", "A2") is None  # the doc allows it
 
 
-def test_register_setter_refusals_carry_a_basis() -> None:
+@pytest.mark.parametrize(("call", "pat"), [
+    pytest.param(lambda core: core.set_fmatrix(0, 4, [0, 0, 0, 0]), r"ASCENDC_CHECK_VALUE_RANGE",
+                 id="SetFmatrix-l1H=0"),
+    pytest.param(lambda core: core.set_fmatrix(4, 4, [0, 0, 0]), r"padList is uint8_t\[4\]",
+                 id="SetFmatrix-padList-of-3"),
+    pytest.param(lambda core: core.set_load_data_boundary(512), r"divergence L18",
+                 id="SetLoadDataBoundary-512"),
+    pytest.param(lambda core: core.set_padding_value(300, "int8_t"),
+                 r"the hardware cannot do this: the PADDING register", id="SetLoadDataPaddingValue-300-int8"),
+])
+def test_register_setter_refusals_carry_a_basis(call, pat: str) -> None:
     core = Core("a2")
-    for call, pat in (
-        (lambda: core.set_fmatrix(0, 4, [0, 0, 0, 0]), r"ASCENDC_CHECK_VALUE_RANGE"),
-        (lambda: core.set_fmatrix(4, 4, [0, 0, 0]), r"padList is uint8_t\[4\]"),
-        (lambda: core.set_load_data_boundary(512), r"divergence L18"),
-        (lambda: core.set_padding_value(300, "int8_t"), r"the hardware cannot do this: the PADDING register"),
-    ):
-        with pytest.raises(Exception) as ei:
-            call()
-        assert re.search(pat, str(ei.value)) and re.search(BASIS_PATTERN, str(ei.value)), str(ei.value)
+    with pytest.raises(Exception) as ei:
+        call(core)
+    assert re.search(pat, str(ei.value)) and re.search(BASIS_PATTERN, str(ei.value)), str(ei.value)
 
 
 def test_every_cited_row_exists() -> None:

@@ -335,27 +335,32 @@ def test_load_data_with_an_unknown_struct_lists_the_overloads():
         core.load_data(dst, src, MmadParams())
 
 
-@pytest.mark.parametrize("bad", [None, 0, np.zeros(16, np.float16), "A2", "<unbound>"], ids=repr)
-def test_non_tensor_where_a_tensor_goes_is_refused(bad):
+# Each call with `bad` where a tensor goes: (core, bad, an L1 source, the Mmad operands c, a) -> the call.
+NON_TENSOR_CALLS = {
+    "LoadData-dst": lambda core, bad, src, c, a: core.load_data(bad, src, _v2()),
+    "Mmad-b": lambda core, bad, src, c, a: core.mmad(c, a, bad, MmadParams(16, 16, 16)),
+    "DataCopy-dst": lambda core, bad, src, c, a: core.data_copy(bad, src, 16),
+    "Fill-dst": lambda core, bad, src, c, a: core.init_const_value(bad, InitConstValueParams()),
+    "Fixpipe-dst": lambda core, bad, src, c, a: core.fixpipe(bad, c, None),
+    "LoadDataWithSparse-dst": lambda core, bad, src, c, a: core.load_data_with_sparse(bad, src, src,
+                                                                                      LoadData2DParams()),
+}
+
+
+@pytest.mark.parametrize("call", list(NON_TENSOR_CALLS.values()), ids=list(NON_TENSOR_CALLS))
+@pytest.mark.parametrize("bad", [None, 0, np.zeros(16, np.float16), "A2", "<unbound>"],
+                         ids=["None", "0", "ndarray", "str", "unbound-GlobalTensor"])
+def test_non_tensor_where_a_tensor_goes_is_refused(bad, call):
     """None / int / ndarray / str used to raise AttributeError deep in the instruction."""
     core = Core("a2")
     if isinstance(bad, str) and bad == "<unbound>":
         bad = A.GlobalTensor("half")
     src = core.tensor("A1", "half", 256)
     c, a, b = _mmad_operands(core)
-    calls = [
-        lambda: core.load_data(bad, src, _v2()),
-        lambda: core.mmad(c, a, bad, MmadParams(16, 16, 16)),
-        lambda: core.data_copy(bad, src, 16),
-        lambda: core.init_const_value(bad, InitConstValueParams()),
-        lambda: core.fixpipe(bad, c, None),
-        lambda: core.load_data_with_sparse(bad, src, src, LoadData2DParams()),
-    ]
-    for call in calls:
-        with pytest.raises(
-            ParamRangeError, match=r"^\w+: \w+ must be a LocalTensor or GlobalTensor, but got"
-        ):
-            call()
+    with pytest.raises(
+        ParamRangeError, match=r"^\w+: \w+ must be a LocalTensor or GlobalTensor, but got"
+    ):
+        call(core, bad, src, c, a)
 
 
 # -- Fixpipe config ------------------------------------------------------------------------------------------
@@ -390,18 +395,20 @@ def test_fixpipe_config_argument_names_the_allowed_values():
 # -- the facade's variadic spellings -------------------------------------------------------------------------
 
 
-def test_facade_argument_counts_are_refused_by_name():
+@pytest.mark.parametrize(("call", "match"), [
+    pytest.param(lambda dst, src: A.LoadData(dst, src), r"^LoadData: takes \(dst, src, params\) or",
+                 id="LoadData"),
+    pytest.param(lambda dst, src: A.SetFmatrix(4, 4), r"^SetFmatrix: takes \(l1H, l1W, padList",
+                 id="SetFmatrix"),
+    pytest.param(lambda dst, src: A.Mmad(dst, dst, dst), r"^Mmad: takes ", id="Mmad"),
+    pytest.param(lambda dst, src: A.Fixpipe(dst, src), r"^Fixpipe: takes ", id="Fixpipe"),
+])
+def test_facade_argument_counts_are_refused_by_name(call, match: str):
     core = Core("a2")
     src, dst = core.tensor("A1", "half", 256), core.tensor("A2", "half", 256)
     with A.use(core):
-        with pytest.raises(ParamRangeError, match=r"^LoadData: takes \(dst, src, params\) or"):
-            A.LoadData(dst, src)
-        with pytest.raises(ParamRangeError, match=r"^SetFmatrix: takes \(l1H, l1W, padList"):
-            A.SetFmatrix(4, 4)
-        with pytest.raises(ParamRangeError, match=r"^Mmad: takes "):
-            A.Mmad(dst, dst, dst)
-        with pytest.raises(ParamRangeError, match=r"^Fixpipe: takes "):
-            A.Fixpipe(dst, src)
+        with pytest.raises(ParamRangeError, match=match):
+            call(dst, src)
 
 
 # -- tensors -------------------------------------------------------------------------------------------------

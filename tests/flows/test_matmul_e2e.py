@@ -140,14 +140,18 @@ def test_int4_on_950_and_auto_without_a_load_raise() -> None:
         matmul(Core("a2"), a.T, b, a_trans=True, dtype="int4b_t")  # 表5: A转置 b4 不支持
 
 
-def test_bad_arguments() -> None:
+@pytest.mark.parametrize(("call", "match"), [
+    pytest.param(lambda a, b: matmul(Core("a2"), a, b, dtype="half", a_load="load4d"),
+                 r"^matmul: a_load must be 'auto' or one of", id="unknown-a_load"),
+    pytest.param(lambda a, b: matmul(Core("a2"), a, b.T, dtype="half"),
+                 r"^matmul: op\(A\) is 16 x 32 but op\(B\) is 16 x 32", id="shapes-disagree"),
+    pytest.param(lambda a, b: matmul(Core("a2"), np.ones((100, 32)), b, dtype="half", tiles=(48, 64, 64)),
+                 r"^matmul: tiles mt must be a multiple of 64", id="tile-mt-48"),
+])
+def test_bad_arguments(call, match: str) -> None:
     a, b = _inputs("half", 16, 32, 16, 2)
-    with pytest.raises(ParamRangeError, match=r"^matmul: a_load must be 'auto' or one of"):
-        matmul(Core("a2"), a, b, dtype="half", a_load="load4d")
-    with pytest.raises(ParamRangeError, match=r"^matmul: op\(A\) is 16 x 32 but op\(B\) is 16 x 32"):
-        matmul(Core("a2"), a, b.T, dtype="half")
-    with pytest.raises(ParamRangeError, match=r"^matmul: tiles mt must be a multiple of 64"):
-        matmul(Core("a2"), np.ones((100, 32)), b, dtype="half", tiles=(48, 64, 64))
+    with pytest.raises(ParamRangeError, match=match):
+        call(a, b)
 
 
 @pytest.mark.parametrize("chip", ["a2", "ascend950"])

@@ -237,51 +237,51 @@ def test_template_parameter_without_value(tmp_path: Path, capsys) -> None:
     assert rc == 2 and "the entry k has no template parameter 'N' (it has: M)" in err
 
 
-def test_scalar_kernel_parameter(tmp_path: Path, capsys) -> None:
-    src = "__global__ __aicore__ void k(GM_ADDR a, uint32_t n) { }\n"
-    rc, err = _cli(tmp_path, src, capsys)
-    line, col = _where(src, "uint32_t n")
-    assert rc == 2 and err.startswith(
-        f"k.cpp:{line}:{col}: the kernel parameter 'uint32_t n' (only GM pointers are bound) is not supported"
-    )
-
-
-def test_gm_binding_errors(tmp_path: Path, capsys) -> None:
-    src = HEAD + TAIL
-    np.save(tmp_path / "a.npy", np.zeros(4, np.float16))
-    rc, err = _cli(tmp_path, src, capsys, "--gm", f"x={tmp_path / 'a.npy'}")
-    assert rc == 2 and "--gm x: the entry k has no parameter 'x' (parameters: a, b)" in err
-    rc, err = _cli(tmp_path, src, capsys, "--gm", f"a={tmp_path / 'missing.npy'}")
-    assert rc == 2 and "does not exist (an output needs FILE:DTYPE:SHAPE)" in err
-    rc, err = _cli(tmp_path, src, capsys, "--gm", f"a={tmp_path / 'o.npy'}:float:3xq")
-    assert rc == 2 and "SHAPE must be positive sizes joined by x" in err
-
-
-def test_class_inheritance(tmp_path: Path, capsys) -> None:
-    src = (
+# Whole files whose error points into them: (id, source, where (text the error points at), message start)
+LOCATED_FILE_CASES = [
+    ("scalar-kernel-parameter", "__global__ __aicore__ void k(GM_ADDR a, uint32_t n) { }\n", "uint32_t n",
+     "the kernel parameter 'uint32_t n' (only GM pointers are bound) is not supported"),
+    (
+        "class-inheritance",
         "class Base { public: int x = 1; };\nclass K : public Base { public: void Run() {} };\n"
         + HEAD
         + "    K op;\n    op.Run();\n"
-        + TAIL
-    )
-    rc, err = _cli(tmp_path, src, capsys)
-    line, col = _where(src, "K op")
-    assert rc == 2 and err.startswith(
-        f"k.cpp:{line}:{col}: class inheritance (K : public Base) is not supported"
-    )
-
-
-def test_runtime_errors_in_helpers_point_at_the_helper_line(tmp_path: Path, capsys) -> None:
-    src = (
+        + TAIL,
+        "K op",
+        "class inheritance (K : public Base) is not supported",
+    ),
+    (  # runtime errors in helpers point at the helper's line
+        "runtime-error-in-a-helper",
         "__aicore__ inline uint32_t Div(uint32_t a, uint32_t b) { return a / b; }\n"
         + HEAD
         + "    uint32_t x = Div(4, 0);\n"
-        + TAIL
-    )
+        + TAIL,
+        "a / b",
+        "division by zero",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "src", "where", "msg"), LOCATED_FILE_CASES,
+                         ids=[c[0] for c in LOCATED_FILE_CASES])
+def test_bad_file_located(tmp_path: Path, capsys, case: str, src: str, where: str, msg: str) -> None:
     rc, err = _cli(tmp_path, src, capsys)
-    line, col = _where(src, "a / b")
-    assert rc == 2 and err.startswith(f"k.cpp:{line}:{col}: division by zero")
+    line, col = _where(src, where)
+    assert rc == 2 and err.startswith(f"k.cpp:{line}:{col}: {msg}")
+
+
+@pytest.mark.parametrize(("param", "file", "msg"), [
+    ("x", "a.npy", "--gm x: the entry k has no parameter 'x' (parameters: a, b)"),
+    ("a", "missing.npy", "does not exist (an output needs FILE:DTYPE:SHAPE)"),
+    ("a", "o.npy:float:3xq", "SHAPE must be positive sizes joined by x"),
+], ids=["unknown-parameter", "missing-input", "bad-output-shape"])
+def test_gm_binding_errors(tmp_path: Path, capsys, param: str, file: str, msg: str) -> None:
+    """`--gm PARAM=FILE` (FILE in tmp_path, where a.npy exists)."""
+    src = HEAD + TAIL
+    np.save(tmp_path / "a.npy", np.zeros(4, np.float16))
+    rc, err = _cli(tmp_path, src, capsys, "--gm", f"{param}={tmp_path / file}")
+    assert rc == 2 and msg in err
 
 
 def test_at_least_thirty_cases() -> None:
-    assert len(BODY_CASES) + len(FILE_CASES) + 6 >= 30
+    assert len(BODY_CASES) + len(FILE_CASES) + len(LOCATED_FILE_CASES) + 3 >= 30

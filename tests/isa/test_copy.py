@@ -114,22 +114,33 @@ def test_plain_copy_unsupported(chip, dtype, msg):
     assert (l1.bytes() == MARKER).all()
 
 
-def test_plain_copy_errors_leave_memory():
+def _at_gm_end(core, l1, g):
+    at_end = core.tensor("GM", "half", 64, offset=core.gm.size - 128)  # the last 128 B of GM
+    data_copy(core, l1, at_end, DataCopyParams(2, 4, 0, 0))
+
+
+# (call(core, l1, g), exception, message pattern) on a2: g a half GM tensor of 64, l1 an L1 tensor of 256
+PLAIN_COPY_ERRORS = [
+    pytest.param(lambda core, l1, g: data_copy(core, l1, g, DataCopyParams(4096, 1, 0, 0)), ParamRangeError,
+                 r"^DataCopy: blockCount must be in \[0, 4095\], but got 4096", id="blockCount-4096"),
+    # 256 B from a 128-B GM tensor: GM is one byte space, so the read past the tensor is a hazard (G1)
+    pytest.param(lambda core, l1, g: Core("a2", strict=True).data_copy(l1, g, DataCopyParams(2, 4, 0, 0)),
+                 HazardError, "^DataCopy: reads 256 B from GM", id="read-past-the-GM-tensor-strict"),
+    pytest.param(_at_gm_end, BoundsError, "^DataCopy: source", id="source-past-the-end-of-GM"),
+    pytest.param(lambda core, l1, g: data_copy(core, l1[8], g, 64), AlignmentError, "^DataCopy: dst",
+                 id="dst-alignment"),
+    pytest.param(lambda core, l1, g: data_copy(core, l1, g, "64"), UnsupportedError,
+                 "^DataCopy: params must be", id="params-a-string"),
+]
+
+
+@pytest.mark.parametrize(("call", "exc", "match"), PLAIN_COPY_ERRORS)
+def test_plain_copy_errors_leave_memory(call, exc, match: str):
     core = Core("a2")
     g = core.global_tensor("half", 64)
     l1 = core.tensor("A1", "half", 256)
-    with pytest.raises(ParamRangeError, match=r"^DataCopy: blockCount must be in \[0, 4095\], but got 4096"):
-        data_copy(core, l1, g, DataCopyParams(4096, 1, 0, 0))
-    # 256 B from a 128-B GM tensor: GM is one byte space, so the read past the tensor is a hazard (G1)
-    with pytest.raises(HazardError, match="^DataCopy: reads 256 B from GM"):
-        Core("a2", strict=True).data_copy(l1, g, DataCopyParams(2, 4, 0, 0))
-    with pytest.raises(BoundsError, match="^DataCopy: source"):
-        at_end = core.tensor("GM", "half", 64, offset=core.gm.size - 128)  # the last 128 B of GM
-        data_copy(core, l1, at_end, DataCopyParams(2, 4, 0, 0))
-    with pytest.raises(AlignmentError, match="^DataCopy: dst"):
-        data_copy(core, l1[8], g, 64)
-    with pytest.raises(UnsupportedError, match="^DataCopy: params must be"):
-        data_copy(core, l1, g, "64")
+    with pytest.raises(exc, match=match):
+        call(core, l1, g)
     assert (l1.bytes() == MARKER).all()
 
 
@@ -255,24 +266,31 @@ def test_nd2nz_errors_leave_memory(chip, p, exc, msg):
     assert (l1.bytes() == MARKER).all()
 
 
-def test_nd2nz_operand_errors():
-    core = Core("inference_aicore")
+ND2NZ = Nd2NzParams(1, 16, 32, 0, 32, 1, 1, 0)
+# (chip, L1 tensor length, call(core, l1, g), exception, message pattern); g an int8 GM tensor of 512
+ND2NZ_OPERAND_ERRORS = [
+    pytest.param("inference_aicore", 512, lambda core, l1, g: data_copy(core, l1, g, ND2NZ), UnsupportedError,
+                 "^DataCopyND2NZ: dtype int8_t on path GM->L1 is not", id="int8-on-310P"),
+    pytest.param("a2", 1024, lambda core, l1, g: data_copy(core, l1[16], g, ND2NZ), AlignmentError,
+                 "^DataCopyND2NZ: dst", id="dst-alignment"),
+    pytest.param("a2", 1024, lambda core, l1, g: data_copy(core, l1, l1[512], ND2NZ), UnsupportedError,
+                 "^DataCopyND2NZ: src must be in GM", id="src-in-L1"),
+    pytest.param("a2", 1024,
+                 lambda core, l1, g: data_copy(core, l1, core.global_tensor("uint8_t", 512), ND2NZ),
+                 UnsupportedError, "^DataCopyND2NZ: dst and src must have the same dtype",
+                 id="dtype-mismatch"),
+    pytest.param("a2", 1024, lambda core, l1, g: data_copy(core, l1, g, ND2NZ, enable_small_c0=True),
+                 NotImplementedError, "^DataCopyND2NZ: enableSmallC0", id="enableSmallC0"),
+]
+
+
+@pytest.mark.parametrize(("chip", "n_l1", "call", "exc", "match"), ND2NZ_OPERAND_ERRORS)
+def test_nd2nz_operand_errors(chip: str, n_l1: int, call, exc, match: str):
+    core = Core(chip)
     g = core.global_tensor("int8_t", 512)
-    l1 = core.tensor("A1", "int8_t", 512)
-    p = Nd2NzParams(1, 16, 32, 0, 32, 1, 1, 0)
-    with pytest.raises(UnsupportedError, match="^DataCopyND2NZ: dtype int8_t on path GM->L1 is not"):
-        data_copy(core, l1, g, p)
-    core = Core("a2")
-    g = core.global_tensor("int8_t", 512)
-    l1 = core.tensor("A1", "int8_t", 1024)
-    with pytest.raises(AlignmentError, match="^DataCopyND2NZ: dst"):
-        data_copy(core, l1[16], g, p)
-    with pytest.raises(UnsupportedError, match="^DataCopyND2NZ: src must be in GM"):
-        data_copy(core, l1, l1[512], p)
-    with pytest.raises(UnsupportedError, match="^DataCopyND2NZ: dst and src must have the same dtype"):
-        data_copy(core, l1, core.global_tensor("uint8_t", 512), p)
-    with pytest.raises(NotImplementedError, match="^DataCopyND2NZ: enableSmallC0"):
-        data_copy(core, l1, g, p, enable_small_c0=True)
+    l1 = core.tensor("A1", "int8_t", n_l1)
+    with pytest.raises(exc, match=match):
+        call(core, l1, g)
     assert (l1.bytes() == MARKER).all()
 
 
@@ -562,20 +580,38 @@ def test_fixpipe_errors_leave_memory(chip, ddt, p, cfg, exc, msg):
     assert np.array_equal(src.bytes(), snap)
 
 
-def test_fixpipe_operand_errors():
+# (call(core, out, src, p), exception, message pattern) on a2: src an L0C float tensor of 1024, out a GM one
+FIXPIPE_OPERAND_ERRORS = [
+    pytest.param(lambda core, out, src, p: fixpipe(core, out, src[8], p), AlignmentError,
+                 r"^Fixpipe: src \(L0C\) address must be 64-byte aligned", id="src-alignment"),
+    pytest.param(lambda core, out, src, p: fixpipe(core, out[4], src, p, CFG_NZ), AlignmentError,
+                 r"^Fixpipe: dst \(NZ in GM\)", id="NZ-dst-alignment"),
+    pytest.param(lambda core, out, src, p: fixpipe(core, out, out, p), UnsupportedError,
+                 "^Fixpipe: src must be in L0C", id="src-in-GM"),
+    pytest.param(lambda core, out, src, p: fixpipe(core, out, src, p,
+                                                   cbuf_workspace=core.tensor("C1", "uint64_t", 16)),
+                 ParamRangeError, "^Fixpipe: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8",
+                 id="workspace-without-a-vector-mode"),
+]
+
+
+def _fixpipe_operands():
     core = Core("a2")
     src = core.tensor("CO1", "float", 1024)
     out = core.global_tensor("float", 1024)
-    p = _fp()
-    with pytest.raises(AlignmentError, match=r"^Fixpipe: src \(L0C\) address must be 64-byte aligned"):
-        fixpipe(core, out, src[8], p)
-    with pytest.raises(AlignmentError, match=r"^Fixpipe: dst \(NZ in GM\)"):
-        fixpipe(core, out[4], src, p, CFG_NZ)
-    with pytest.raises(UnsupportedError, match="^Fixpipe: src must be in L0C"):
-        fixpipe(core, out, out, p)
-    with pytest.raises(ParamRangeError, match="^Fixpipe: quantPre must be VDEQF16, VQF322B8_PRE or VREQ8"):
-        fixpipe(core, out, src, p, cbuf_workspace=core.tensor("C1", "uint64_t", 16))
+    return core, out, src, _fp()
+
+
+@pytest.mark.parametrize(("call", "exc", "match"), FIXPIPE_OPERAND_ERRORS)
+def test_fixpipe_operand_errors(call, exc, match: str):
+    core, out, src, p = _fixpipe_operands()
+    with pytest.raises(exc, match=match):
+        call(core, out, src, p)
     assert (out.bytes() == MARKER).all()
+
+
+def test_fixpipe_nd_dst_needs_only_element_alignment():
+    core, out, src, p = _fixpipe_operands()
     fixpipe(core, out[3], src, p)  # ND destinations need only 1-byte (element) alignment
 
 

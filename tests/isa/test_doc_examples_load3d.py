@@ -399,7 +399,9 @@ def test_l3d_filter_size_w_adds_256(filter_w: int) -> None:
     assert list(got[:16]) == list(x[:, 0, kw - 1])
 
 
-def test_l3d_alignment_src32_dst512() -> None:
+@pytest.mark.parametrize(("src_off", "dst_off"), [(1024 + 16, 2048), (1024, 2048 + 256)],
+                         ids=["src-16-B-past-32", "dst-256-B-past-512"])
+def test_l3d_alignment_src32_dst512(src_off: int, dst_off: int) -> None:
     """约束说明 / 总体说明 表1 / 矩阵计算输入搬运约束 对齐约束: L1 source 32-B aligned, L0A/L0B destination
     512-B aligned."""
     core = Core("a2")
@@ -407,13 +409,12 @@ def test_l3d_alignment_src32_dst512() -> None:
     x = codes(256, 16)
     ok = run(core, "half", x, "A2", p, 256, src_offset=32)  # 32-B aligned source works
     check(ok, zz(x.reshape(16, 16), 16))
-    for src_off, dst_off in ((1024 + 16, 2048), (1024, 2048 + 256)):
-        src = core.tensor("A1", "half", 256, offset=src_off)
-        dst = core.tensor("A2", "half", 256, offset=dst_off)
-        snap = memories(core)
-        with pytest.raises(AlignmentError, match=r"^Load3Dv2: "):
-            core.load_data(dst, src, p)
-        assert_memories_unchanged(core, snap)
+    src = core.tensor("A1", "half", 256, offset=src_off)
+    dst = core.tensor("A2", "half", 256, offset=dst_off)
+    snap = memories(core)
+    with pytest.raises(AlignmentError, match=r"^Load3Dv2: "):
+        core.load_data(dst, src, p)
+    assert_memories_unchanged(core, snap)
 
 
 A2_L0A = ["int4b_t", "int8_t", "uint8_t", "half", "bfloat16_t", "int32_t", "uint32_t", "float"]
@@ -777,15 +778,23 @@ def test_setfmatrix_example(arch: str) -> None:
     check(got, zn(b, 16))
 
 
-def test_setfmatrix_ranges_and_mode() -> None:
-    """SetFmatrix.md 表1: l1H, l1W ∈ [1, 32767]; padList entries ∈ [0, 255]; "当前只支持FMATRIX_LEFT"."""
+@pytest.mark.parametrize("args", [(0, 4, [0, 0, 0, 0]), (4, 32768, [0, 0, 0, 0]), (4, 4, [0, 256, 0, 0])],
+                         ids=["l1H=0", "l1W=32768", "padList[1]=256"])
+def test_setfmatrix_ranges(args: tuple) -> None:
+    """SetFmatrix.md 表1: l1H, l1W ∈ [1, 32767]; padList entries ∈ [0, 255]."""
     core = Core("a2")
     core.set_fmatrix(32767, 1, [255, 0, 0, 0])
     assert (core.regs.fmatrix_left.l1H, core.regs.fmatrix_left.l1W) == (32767, 1)
-    for args in ((0, 4, [0, 0, 0, 0]), (4, 32768, [0, 0, 0, 0]), (4, 4, [0, 256, 0, 0])):
-        with pytest.raises(ParamRangeError, match=r"^SetFmatrix: (l1H|l1W|padList)"):
-            core.set_fmatrix(*args)
+    with pytest.raises(ParamRangeError, match=r"^SetFmatrix: (l1H|l1W|padList)"):
+        core.set_fmatrix(*args)
     assert core.regs.fmatrix_left.l1H == 32767  # rejected calls change nothing
+
+
+def test_setfmatrix_mode() -> None:
+    """SetFmatrix.md 表1: "当前只支持FMATRIX_LEFT" (the range refusals: test_setfmatrix_ranges)."""
+    core = Core("a2")
+    core.set_fmatrix(32767, 1, [255, 0, 0, 0])
+    assert (core.regs.fmatrix_left.l1H, core.regs.fmatrix_left.l1W) == (32767, 1)
     # "当前只支持FMATRIX_LEFT": catlass writes the right bank anyway; executed with a DocConflictWarning (L11)
     with pytest.warns(DocConflictWarning,
                       match=r"^SetFmatrix: the doc page forbids this \(SetFmatrix.md 表1"):

@@ -116,10 +116,23 @@ def test_chip_positions_and_dtypes(chip, pos, dtype, ok):
     assert (t.bytes() == MARKER).all()
 
 
-def test_950_l0a_refusal_names_the_cxx_check():
-    core = Core("ascend950")
-    with pytest.raises(UnsupportedError, match=r"the C\+\+ API rejects this: InitL0ANzMatrixCal"):
-        core.init_const_value(core.tensor("A2", "half", 256), InitConstValueParams(1, 1, 0, 0))
+# (chip, position, dtype, length, params, exception, message pattern)
+REFUSALS = [
+    pytest.param("ascend950", "A2", "half", 256, InitConstValueParams(1, 1, 0, 0), UnsupportedError,
+                 r"the C\+\+ API rejects this: InitL0ANzMatrixCal", id="950-L0A-names-the-C++-check"),
+    # dav_m200 InitL1BufferCal: ASCENDC_CHECK_VALUE_RANGE(repeatTimes, 0, UINT8_MAX)
+    pytest.param("inference_aicore", "A1", "half", 256, InitConstValueParams(256, 1, 0, 0), ParamRangeError,
+                 r"^Fill: repeatTimes must be in \[0, 255\], but got 256", id="310P-repeatTimes-256"),
+    pytest.param("a2", "A1", "int16_t", 64, InitConstValueParams(1, 1, 0, 70000), ParamRangeError,
+                 r"^Fill: initValue must be representable as int16_t", id="initValue-70000-int16"),
+]
+
+
+@pytest.mark.parametrize(("chip", "pos", "dtype", "n", "params", "exc", "match"), REFUSALS)
+def test_refusals(chip: str, pos: str, dtype: str, n: int, params, exc, match: str):
+    core = Core(chip)
+    with pytest.raises(exc, match=match):
+        core.init_const_value(core.tensor(pos, dtype, n), params)
 
 
 @pytest.mark.parametrize("pos,align", [("A1", 32), ("A2", 512), ("B2", 512)])
@@ -145,13 +158,6 @@ def test_repeat_only_form_310p_and_training():
     assert REPEAT_ONLY == {"training", "inference_aicore"}
 
 
-def test_inference_aicore_repeat_times_limit():
-    """dav_m200 InitL1BufferCal: ASCENDC_CHECK_VALUE_RANGE(repeatTimes, 0, UINT8_MAX)."""
-    core = Core("inference_aicore")
-    with pytest.raises(ParamRangeError, match=r"^Fill: repeatTimes must be in \[0, 255\], but got 256"):
-        core.init_const_value(core.tensor("A1", "half", 256), InitConstValueParams(256, 1, 0, 0))
-
-
 # ============================================================ values
 
 
@@ -166,12 +172,6 @@ def test_value_bit_patterns():
         core.init_const_value(t, InitConstValueParams(1, 1, 0, value))  # one 32-B block
         n = 32 * 8 // t.dtype.bits
         assert (t.read_raw()[:n] == raw).all(), dtype
-
-
-def test_unrepresentable_value():
-    core = Core("a2")
-    with pytest.raises(ParamRangeError, match=r"^Fill: initValue must be representable as int16_t"):
-        core.init_const_value(core.tensor("A1", "int16_t", 64), InitConstValueParams(1, 1, 0, 70000))
 
 
 def test_past_tensor_is_a_hazard_strict_error():

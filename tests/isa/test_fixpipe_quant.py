@@ -379,16 +379,21 @@ def test_vector_mode_without_fpc_is_a_hazard():
                        FixpipeParamsV220(16, 16, s, 16, quantPre=Q.VREQ8))
 
 
-def test_register_setter_rules():
-    core = Core("a2")
-    with pytest.raises(ParamRangeError, match=r"^SetFixpipeNz2ndFlag: srcNdStride must be in \[0, 512\]"):
-        core.set_fixpipe_nz2nd_flag(2, 513, 16)
-    with pytest.raises(AlignmentError, match="^SetFixPipeConfig: quantPre"):
-        core.set_fixpipe_config(core.tensor("C2PIPE2GM", "uint64_t", 16, offset=64))
-    with pytest.raises(UnsupportedError, match="^SetFixPipeConfig: quantPre must be in FB"):
-        core.set_fixpipe_config(core.tensor("C1", "uint64_t", 16))
-    with pytest.raises(UnsupportedError, match="^SetFixpipePreQuantFlag: API SetFixpipePreQuantFlag is not"):
-        Core("training").set_fixpipe_pre_quant_flag(0)
+@pytest.mark.parametrize(("chip", "call", "exc", "match"), [
+    pytest.param("a2", lambda core: core.set_fixpipe_nz2nd_flag(2, 513, 16), ParamRangeError,
+                 r"^SetFixpipeNz2ndFlag: srcNdStride must be in \[0, 512\]", id="Nz2ndFlag-srcNdStride-513"),
+    pytest.param("a2",
+                 lambda core: core.set_fixpipe_config(core.tensor("C2PIPE2GM", "uint64_t", 16, offset=64)),
+                 AlignmentError, "^SetFixPipeConfig: quantPre", id="FixPipeConfig-alignment"),
+    pytest.param("a2", lambda core: core.set_fixpipe_config(core.tensor("C1", "uint64_t", 16)),
+                 UnsupportedError, "^SetFixPipeConfig: quantPre must be in FB", id="FixPipeConfig-in-L1"),
+    pytest.param("training", lambda core: core.set_fixpipe_pre_quant_flag(0), UnsupportedError,
+                 "^SetFixpipePreQuantFlag: API SetFixpipePreQuantFlag is not", id="PreQuantFlag-on-training"),
+])
+def test_register_setter_rules(chip: str, call, exc, match: str):
+    core = Core(chip)
+    with pytest.raises(exc, match=match):
+        call(core)
 
 
 # ============================================================ atomic add

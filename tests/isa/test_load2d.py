@@ -346,32 +346,24 @@ def test_v1_past_physical_memory() -> None:
                "LoadData2D: source")
 
 
-@pytest.mark.parametrize("dtype", ["int8_t", "float", "int32_t", "uint8_t"])
-def test_v1_transpose_non_b16_rejected(dtype: str) -> None:
-    core = Core("a2")
-    src = make(core, "L1", dtype, 2)
-    dst = make(core, "L0A", dtype, 2)
-    _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 0, 0, True)),
-               UnsupportedError,
-               "LoadData2D: ifTranspose=true supports b16 types only")
+# ifTranspose=true refused: (chip, source memory, destination memory, dtype, exception, message start)
+TRANSPOSE_REFUSALS = [
+    *[pytest.param("a2", "L1", "L0A", dtype, UnsupportedError,
+                   "LoadData2D: ifTranspose=true supports b16 types only", id=f"non-b16-{dtype}")
+      for dtype in ["int8_t", "float", "int32_t", "uint8_t"]],
+    pytest.param("a2", "GM", "L1", "half", UnsupportedError,
+                 "LoadData2D: ifTranspose=true is only allowed on L1->L0A/L0B", id="GM-path"),
+    pytest.param("inference_aicore", "L1", "L0B", "int4b_t", NotImplementedFeature,
+                 "LoadData2D: ifTranspose=true with int4b_t", id="int4-not-modelled-on-310P"),
+]
 
 
-def test_v1_transpose_gm_path_rejected() -> None:
-    core = Core("a2")
-    src = make(core, "GM", "half", 2)
-    dst = make(core, "L1", "half", 2)
-    _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 0, 0, True)),
-               UnsupportedError,
-               "LoadData2D: ifTranspose=true is only allowed on L1->L0A/L0B")
-
-
-def test_v1_int4_transpose_not_modelled_on_310p() -> None:
-    core = Core("inference_aicore")
-    src = make(core, "L1", "int4b_t", 2)
-    dst = make(core, "L0B", "int4b_t", 2)
-    _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 0, 0, True)),
-               NotImplementedFeature,
-               "LoadData2D: ifTranspose=true with int4b_t")
+@pytest.mark.parametrize(("chip", "s_mem", "d_mem", "dtype", "exc", "start"), TRANSPOSE_REFUSALS)
+def test_v1_transpose_refused(chip: str, s_mem: str, d_mem: str, dtype: str, exc, start: str) -> None:
+    core = Core(chip)
+    src = make(core, s_mem, dtype, 2)
+    dst = make(core, d_mem, dtype, 2)
+    _untouched(core, lambda: core.load_data(dst, src, LoadData2DParams(0, 1, 1, 0, 0, True)), exc, start)
 
 
 @pytest.mark.parametrize(

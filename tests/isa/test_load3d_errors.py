@@ -1185,25 +1185,27 @@ CHANNEL_FORMS = {  # doc: LoadData_3D.md channelsize_constraint (A2/A3/950/200I-
 }
 
 
-@pytest.mark.parametrize("dtype", list(CHANNEL_FORMS))
-def test_channel_size_forms(dtype: str) -> None:
+CHANNEL_CASES = [(dtype, c, c in good) for dtype, (good, bad) in CHANNEL_FORMS.items() for c in good + bad]
+
+
+@pytest.mark.parametrize(("dtype", "c", "ok"), CHANNEL_CASES,
+                         ids=[f"{d}-c={c}-{'ok' if ok else 'refused'}" for d, c, ok in CHANNEL_CASES])
+def test_channel_size_forms(dtype: str, c: int, ok: bool) -> None:
     """Every documented form is accepted, every other count rejected before anything is written."""
-    good, bad = CHANNEL_FORMS[dtype]
     c0 = c0_of(dtype)
-    for c in good + bad:
-        core = Core("a2")
-        make = load_with(
-            partial(v2, dtype, channelSize=c, kExtension=9 * c),
-            {"dtype": dtype, "channels": c},
-            {"dtype": dtype, "length": 16 * -(-9 * c // c0) * c0},
-        )
-        call = make(core)
-        if c in good:
+    core = Core("a2")
+    make = load_with(
+        partial(v2, dtype, channelSize=c, kExtension=9 * c),
+        {"dtype": dtype, "channels": c},
+        {"dtype": dtype, "length": 16 * -(-9 * c // c0) * c0},
+    )
+    call = make(core)
+    if ok:
+        call()
+    else:
+        with untouched(core, regs=True), pytest.raises(
+                ParamRangeError, match=rf"^Load3Dv2: channelSize for {dtype} must be one of"):
             call()
-        else:
-            with untouched(core, regs=True), pytest.raises(
-                    ParamRangeError, match=rf"^Load3Dv2: channelSize for {dtype} must be one of"):
-                call()
 
 
 # ---- NOPs: destination untouched, registers still written when isSetFMatrix / isSetPadding --------------

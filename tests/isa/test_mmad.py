@@ -376,35 +376,68 @@ def test_errors_leave_memory_untouched(chip, kw, params, exc, msg) -> None:
         core.mmad(tc, ta, tb, params)
 
 
-def test_wrong_positions() -> None:
-    core = Core("a2")
+# -- positions and the bias operand: build(core) -> the refused call
+
+
+def _a_not_in_l0a(core: Core):
     ta, tb, tc = _operands(core)
     wrong = core.tensor("B2", "half", 1024)
-    with pytest.raises(UnsupportedError, match=r"^Mmad: fm \(A\) must be in L0A"):
-        core.mmad(tc, wrong, tb, MmadParams(16, 16, 16))
-    with pytest.raises(UnsupportedError, match=r"^Mmad: dst \(C\) must be in L0C"):
-        core.mmad(core.tensor("A1", "float", 256), ta, tb, MmadParams(16, 16, 16))
+    return lambda: core.mmad(tc, wrong, tb, MmadParams(16, 16, 16))
 
 
-def test_bias_errors() -> None:
-    core = Core("a2")
+def _c_not_in_l0c(core: Core):
     ta, tb, tc = _operands(core)
-    with pytest.raises(UnsupportedError, match=r"^Mmad: bias dtype must equal the dst dtype float"):
-        core.mmad(tc, ta, tb, MmadParams(16, 16, 16, cmatrixInitVal=False), core.tensor("C2", "int32_t", 16))
-    with pytest.raises(AlignmentError, match=r"^Mmad: bias \(BT\) address must be 64-byte aligned"):
-        core.mmad(tc, ta, tb, MmadParams(16, 16, 16, cmatrixInitVal=False),
-                  core.tensor("C2", "float", 16, offset=32))
-    core4 = Core("a2")
-    ta4 = core4.tensor("A2", "int4b_t", 1024)
-    tb4 = core4.tensor("B2", "int4b_t", 1024)
-    tc4 = core4.tensor("CO1", "int32_t", 256)
-    with pytest.raises(UnsupportedError, match=r"^Mmad: bias with int4b_t operands is not supported"):
-        core4.mmad(tc4, ta4, tb4, MmadParams(16, 16, 64, cmatrixInitVal=False),
-                   core4.tensor("C2", "int32_t", 16))
-    with pytest.raises(UnsupportedError, match=r"^Mmad: cmatrixSource must be false on"):
-        tr = Core("training")
-        tr.mmad(tr.tensor("CO1", "float", 256), tr.tensor("A2", "half", 256), tr.tensor("B2", "half", 256),
-                MmadParams(16, 16, 16, cmatrixInitVal=False, cmatrixSource=True))
+    return lambda: core.mmad(core.tensor("A1", "float", 256), ta, tb, MmadParams(16, 16, 16))
+
+
+def _bias_dtype(core: Core):
+    ta, tb, tc = _operands(core)
+    return lambda: core.mmad(tc, ta, tb, MmadParams(16, 16, 16, cmatrixInitVal=False),
+                             core.tensor("C2", "int32_t", 16))
+
+
+def _bias_alignment(core: Core):
+    ta, tb, tc = _operands(core)
+    return lambda: core.mmad(tc, ta, tb, MmadParams(16, 16, 16, cmatrixInitVal=False),
+                             core.tensor("C2", "float", 16, offset=32))
+
+
+def _bias_with_int4(core: Core):
+    ta4 = core.tensor("A2", "int4b_t", 1024)
+    tb4 = core.tensor("B2", "int4b_t", 1024)
+    tc4 = core.tensor("CO1", "int32_t", 256)
+    return lambda: core.mmad(tc4, ta4, tb4, MmadParams(16, 16, 64, cmatrixInitVal=False),
+                             core.tensor("C2", "int32_t", 16))
+
+
+def _cmatrix_source(core: Core):
+    return lambda: core.mmad(core.tensor("CO1", "float", 256), core.tensor("A2", "half", 256),
+                             core.tensor("B2", "half", 256),
+                             MmadParams(16, 16, 16, cmatrixInitVal=False, cmatrixSource=True))
+
+
+OPERAND_ERRORS = [
+    pytest.param("a2", _a_not_in_l0a, UnsupportedError, r"^Mmad: fm \(A\) must be in L0A",
+                 id="A-not-in-L0A"),
+    pytest.param("a2", _c_not_in_l0c, UnsupportedError, r"^Mmad: dst \(C\) must be in L0C",
+                 id="C-not-in-L0C"),
+    pytest.param("a2", _bias_dtype, UnsupportedError, r"^Mmad: bias dtype must equal the dst dtype float",
+                 id="bias-dtype"),
+    pytest.param("a2", _bias_alignment, AlignmentError, r"^Mmad: bias \(BT\) address must be 64-byte aligned",
+                 id="bias-alignment"),
+    pytest.param("a2", _bias_with_int4, UnsupportedError,
+                 r"^Mmad: bias with int4b_t operands is not supported", id="bias-with-int4"),
+    pytest.param("training", _cmatrix_source, UnsupportedError, r"^Mmad: cmatrixSource must be false on",
+                 id="cmatrixSource-on-training"),
+]
+
+
+@pytest.mark.parametrize(("chip", "build", "exc", "match"), OPERAND_ERRORS)
+def test_operand_errors(chip: str, build, exc, match: str) -> None:
+    core = Core(chip)
+    call = build(core)
+    with pytest.raises(exc, match=match):
+        call()
 
 
 def test_out_of_memory_is_bounds_error_and_untouched() -> None:

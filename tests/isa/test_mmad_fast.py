@@ -404,17 +404,22 @@ def test_padded_copy_path_at_the_end_of_l0a() -> None:
     np.testing.assert_array_equal(L.nz_to_nd(tc.read(), m, 16, 16), a)
 
 
-def test_wrong_argument_types_are_ascsim_errors() -> None:
+# through Core: the one operand / struct check every instruction entry makes (ascsim.machine.checks);
+# call(core, tc, ta, tb) on a2 with _half_operands
+@pytest.mark.parametrize(("call", "exc", "match"), [
+    pytest.param(lambda core, tc, ta, tb: core.mmad(tc, None, tb, MmadParams(16, 16, 16)), ParamRangeError,
+                 r"^Mmad: fm must be a LocalTensor or GlobalTensor, but got NoneType", id="Mmad-A-None"),
+    pytest.param(lambda core, tc, ta, tb: core.mmad(tc, ta, tb, {"m": 16}), ParamRangeError,
+                 r"^Mmad: params must be MmadParams, but got dict", id="Mmad-params-a-dict"),
+    pytest.param(lambda core, tc, ta, tb: mmad_mx(Core("950"), tc, ta, tb, MmadParams(16, 16, 64), 3),
+                 UnsupportedError, r"^MmadMx: bias must be a LocalTensor, but got int",
+                 id="MmadMx-bias-an-int"),
+])
+def test_wrong_argument_types_are_ascsim_errors(call, exc, match: str) -> None:
     core = Core("a2")
     tc, ta, tb = _half_operands(core)
-    # through Core: the one operand / struct check every instruction entry makes (ascsim.machine.checks)
-    with pytest.raises(ParamRangeError, match=r"^Mmad: fm must be a LocalTensor or GlobalTensor, but got "
-                                              r"NoneType"):
-        core.mmad(tc, None, tb, MmadParams(16, 16, 16))
-    with pytest.raises(ParamRangeError, match=r"^Mmad: params must be MmadParams, but got dict"):
-        core.mmad(tc, ta, tb, {"m": 16})
-    with pytest.raises(UnsupportedError, match=r"^MmadMx: bias must be a LocalTensor, but got int"):
-        mmad_mx(Core("950"), tc, ta, tb, MmadParams(16, 16, 64), 3)
+    with pytest.raises(exc, match=match):
+        call(core, tc, ta, tb)
 
 
 def test_blas_threads_held_to_one_and_restored(monkeypatch) -> None:

@@ -29,6 +29,7 @@ from ascsim.base.errors import (
 from ascsim.engine.boundary import execute
 from ascsim.isa.transpose import load_data_with_transpose, plan_transpose, ref_load_data_with_transpose
 from ascsim.machine.memory import LocalTensor
+from ascsim.params import LoadData2DParams
 from ascsim.params import LoadData2dTransposeParams as P1
 from ascsim.params import LoadData2dTransposeParamsV2 as P2
 
@@ -506,66 +507,62 @@ def test_l1_tensor_tagged_a1_is_a_legal_source(chip: str, dtype: str, params) ->
     np.testing.assert_array_equal(got[0], got[1])
 
 
-def test_gm_source_rejected() -> None:
+def _made(dtype: str, n_src_fracs: int, params, dst_at: int = 0, src_at: int = 0):
+    """A refusal's operands from `make("a2", dtype, n_src_fracs)`, dst / src moved on by `dst_at` / `src_at`
+    elements: () -> (core, dst, src, params)."""
+    def build():
+        core, src, dst = make("a2", dtype, n_src_fracs)
+        return core, dst[dst_at] if dst_at else dst, src[src_at] if src_at else src, params
+    return build
+
+
+def _gm_source():
     core = Core("a2")
     src = core.global_tensor("half", 256)
-    dst = core.tensor("B2", "half", 256)
-    raises_untouched(core, UnsupportedError, E + r"src must be a LocalTensor in TPosition "
-                     r"A1 or B1 \(L1\), but got TPosition GM",
-                     lambda: load_data_with_transpose(core, dst, src, P1(0, 1)))
+    return core, core.tensor("B2", "half", 256), src, P1(0, 1)
 
 
-def test_dtype_mismatch() -> None:
+def _dtype_mismatch():
     core = Core("a2")
     src = core.tensor("B1", "half", 256)
-    dst = core.tensor("B2", "bfloat16_t", 256)
-    raises_untouched(core, UnsupportedError, E + r"dst and src must have the same dtype, "
-                     r"but got bfloat16_t and half",
-                     lambda: load_data_with_transpose(core, dst, src, P1(0, 1)))
+    return core, core.tensor("B2", "bfloat16_t", 256), src, P1(0, 1)
 
 
-def test_wrong_params_type() -> None:
-    from ascsim.params import LoadData2DParams
+# (build, exception, message pattern): one refusal of an operand or of the params each, memory untouched
+OPERAND_REFUSALS = [
+    pytest.param(_gm_source, UnsupportedError,
+                 E + r"src must be a LocalTensor in TPosition A1 or B1 \(L1\), but got TPosition GM",
+                 id="gm-source"),
+    pytest.param(_dtype_mismatch, UnsupportedError,
+                 E + r"dst and src must have the same dtype, but got bfloat16_t and half",
+                 id="dtype-mismatch"),
+    pytest.param(_made("half", 1, LoadData2DParams(0, 1)), UnsupportedError,
+                 E + r"loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2, "
+                 r"but got LoadData2DParams", id="wrong-params-type"),
+    # 约束说明: L0A/L0B destination 512-B aligned, L1 source 32-B aligned
+    pytest.param(_made("half", 4, P1(0, 1), dst_at=16), AlignmentError,
+                 E + r"dst \(L0\) address must be 512-byte aligned in L0B, but got 0x20", id="dst-alignment"),
+    pytest.param(_made("half", 4, P1(0, 1), src_at=1), AlignmentError,
+                 E + r"src \(L1\) address must be 32-byte aligned in L1, but got 0x2", id="src-alignment"),
+    pytest.param(_made("half", 4, P1(0, 0), dst_at=16), AlignmentError, E + r"dst \(L0\) address",
+                 id="alignment-checked-even-for-nop"),
+    pytest.param(_made("int8_t", 2, P1(600, 1, 1, 1, 0)), BoundsError, E + r"source: bytes",
+                 id="source-past-L1"),
+    pytest.param(_made("half", 4, P1(0, 2, 1, 200, 0)), BoundsError, E + r"destination: bytes",
+                 id="destination-past-L0B"),
+]
 
-    core, src, dst = make("a2", "half", 1)
-    raises_untouched(core, UnsupportedError, E + r"loadDataParams must be "
-                     r"LoadData2dTransposeParams or LoadData2dTransposeParamsV2, but got LoadData2DParams",
-                     lambda: load_data_with_transpose(core, dst, src, LoadData2DParams(0, 1)))
+
+@pytest.mark.parametrize(("build", "exc", "pattern"), OPERAND_REFUSALS)
+def test_operand_refusals(build, exc, pattern: str) -> None:
+    core, dst, src, params = build()
+    raises_untouched(core, exc, pattern, lambda: load_data_with_transpose(core, dst, src, params))
 
 
-def test_dst_alignment() -> None:
-    """约束说明: L0A/L0B destination 512-B aligned."""
+def test_src_32_bytes_past_a_boundary_is_fine() -> None:
+    """约束说明: L1 source 32-B aligned; 32 B past a boundary is fine (the refusal: src-alignment above)."""
     core, src, dst = make("a2", "half", 4)
-    raises_untouched(core, AlignmentError, E + r"dst \(L0\) address must be 512-byte "
-                     r"aligned in L0B, but got 0x20",
-                     lambda: load_data_with_transpose(core, dst[16], src, P1(0, 1)))
-
-
-def test_src_alignment() -> None:
-    """约束说明: L1 source 32-B aligned; 32 B past a boundary is fine."""
-    core, src, dst = make("a2", "half", 4)
-    raises_untouched(core, AlignmentError, E + r"src \(L1\) address must be 32-byte "
-                     r"aligned in L1, but got 0x2",
-                     lambda: load_data_with_transpose(core, dst, src[1], P1(0, 1)))
     load_data_with_transpose(core, dst, src[16], P1(0, 1))  # 32 B: allowed
-
-
-def test_alignment_checked_even_for_nop() -> None:
-    core, src, dst = make("a2", "half", 4)
-    raises_untouched(core, AlignmentError, E + r"dst \(L0\) address",
-                     lambda: load_data_with_transpose(core, dst[16], src, P1(0, 0)))
-
-
-def test_source_past_l1_is_a_bounds_error() -> None:
-    core, src, dst = make("a2", "int8_t", 2)
-    raises_untouched(core, BoundsError, E + r"source: bytes",
-                     lambda: load_data_with_transpose(core, dst, src, P1(600, 1, 1, 1, 0)))
-
-
-def test_destination_past_l0b_is_a_bounds_error() -> None:
-    core, src, dst = make("a2", "half", 4)
-    raises_untouched(core, BoundsError, E + r"destination: bytes",
-                     lambda: load_data_with_transpose(core, dst, src, P1(0, 2, 1, 200, 0)))
 
 
 def test_write_past_dst_tensor_warns_or_raises_in_strict_mode() -> None:

@@ -325,13 +325,14 @@ def test_nibble_order_literal() -> None:
     assert D.from_bytes(D.INT4B, np.array([0xF3], np.uint8), 1).tolist() == [3]
 
 
-def test_pack_nibbles_errors() -> None:
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda: D.pack_nibbles(np.array([1, 2, 3], np.uint8)), id="odd-count"),
+    pytest.param(lambda: D.pack_nibbles(np.array([16, 0])), id="nibble-16"),
+    pytest.param(lambda: D.from_raw(D.FP4X2_E2M1, np.array([16])), id="fp4-code-16"),
+])
+def test_pack_nibbles_errors(call) -> None:
     with pytest.raises(ParamRangeError):
-        D.pack_nibbles(np.array([1, 2, 3], np.uint8))
-    with pytest.raises(ParamRangeError):
-        D.pack_nibbles(np.array([16, 0]))
-    with pytest.raises(ParamRangeError):
-        D.from_raw(D.FP4X2_E2M1, np.array([16]))
+        call()
 
 
 # ---------------------------------------------------------------- DType and get_dtype

@@ -341,17 +341,20 @@ def test_overlap_is_reported_and_last_write_wins():
     assert "OVERLAP" in explain_step(run, 0)
 
 
-def test_bad_queries_raise():
+@pytest.mark.parametrize(("query", "match"), [
+    pytest.param(lambda run: explain_step(run, 1), r"^explain: step must be in \[0, 0\]", id="step-1"),
+    pytest.param(lambda run: explain_step(run, 0, dst_index=10**6), r"^explain: dst must be an element index",
+                 id="dst-10**6"),
+    pytest.param(lambda run: explain_step(run, 0, fractal=10**4), r"^explain: fractal must be in",
+                 id="fractal-10**4"),
+])
+def test_bad_queries_raise(query, match: str):
     path = write_scenario("l3d_fixed", load3d_doc(dict(
         chip="a2", dtype="half", dst_pos="A2", transpose=False, channels=16, H=3, W=3, pads=[1, 1, 1, 1],
         sw=1, sh=1, kw=2, kh=2, dw=1, dh=1, k_start=0, k_ext=64, m_start=0, m_ext=16, pad_value=3, seed=1)))
     run = run_scenario(load_scenario(path))
-    with pytest.raises(BoundsError, match=r"^explain: step must be in \[0, 0\]"):
-        explain_step(run, 1)
-    with pytest.raises(BoundsError, match=r"^explain: dst must be an element index"):
-        explain_step(run, 0, dst_index=10**6)
-    with pytest.raises(BoundsError, match=r"^explain: fractal must be in"):
-        explain_step(run, 0, fractal=10**4)
+    with pytest.raises(BoundsError, match=match):
+        query(run)
 
 
 def test_cli_explain_one_element(capsys):
