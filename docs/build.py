@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = re.compile(r"ascsim (draw examples/[\w-]+\.toml --step \d+ -o docs/img/[\w-]+\.svg[^`\n]*)")
-#: pictures made by python_images (tests/test_examples.py accepts them as generated)
+#: pictures made by python_images (tests/cli/test_examples.py accepts them as generated)
 PYTHON_IMAGES = ("python_report.svg", "python_history.svg")
 
 

@@ -10,7 +10,7 @@
 //
 //   ascsim run examples/conv2d_tiled.cpp --chip 950 --gm x=x.bin --gm w=w.bin --gm y=y.npy:float:64x32
 // GM inputs: x as NC1HWC0 (C1 x H x W x 16 half), w as B^T in NC1HWC0 form (Cout/16 x 1 x K x 16 half),
-// K = C * KH * KW in img2col column order (tests/test_frontend_examples.py builds both with numpy).
+// K = C * KH * KW in img2col column order (tests/frontend/test_frontend_examples.py builds both with numpy).
 
 #include "kernel_operator.h"
 

@@ -3,7 +3,7 @@
     python examples/make_data.py        # writes examples/data/*.npy (fixed seeds: same bytes every run)
 
 Every input is small integers or exact binary fractions, so each element is exact in its dtype and the
-flow results are exact too: tests/test_examples.py compares them with numpy / torch bit for bit.
+flow results are exact too: tests/cli/test_examples.py compares them with numpy / torch bit for bit.
 
 Files (logical shapes; a scenario lays them out itself with `layout = "fmap" | "zz" | "zn"` unless
 noted):

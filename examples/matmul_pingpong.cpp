@@ -8,7 +8,7 @@
 // "Mmad done reading it", primed once before the loop and drained after it.
 //
 //   ascsim run examples/matmul_pingpong.cpp --chip a2 --gm a=a.npy --gm b=b.npy --gm c=c.npy:float:32x32
-// (tests/test_frontend_examples.py runs it against numpy; tests/test_frontend_sync.py breaks its sync.)
+// (tests/frontend/test_frontend_examples.py runs it against numpy; tests/frontend/test_frontend_sync.py breaks its sync.)
 
 #include "kernel_operator.h"
 

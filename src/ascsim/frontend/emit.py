@@ -12,7 +12,7 @@ refused with NotImplementedFeature.
 `scenario_kernel(sc)`: the `ascsim cpp` statements of every step wrapped in a kernel: one entry whose
 GM_ADDR parameters are the scenario's GM tensors, LocalTensors at the addresses the scenario gives them.
 Running it through the front-end reproduces `ascsim run` of the scenario byte for byte
-(tests/test_frontend_roundtrip.py).
+(tests/frontend/test_frontend_roundtrip.py).
 """
 
 from __future__ import annotations

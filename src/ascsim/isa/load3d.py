@@ -193,7 +193,7 @@ def dst_offsets(layout: str, rows: np.ndarray, cols: np.ndarray, n_rows: int, n_
 def dst_end(spec: Img2colSpec) -> int:
     """Bytes from the destination start to one past the window's last element, by arithmetic: every layout's
     offset grows with the row and with the column, so the last element (rows-1, cols-1) lies furthest (the
-    extent-first bounds check; `tests/test_load3d_errors.py` compares it with the plans' extents)."""
+    extent-first bounds check; `tests/isa/test_load3d_errors.py` compares it with the plans' extents)."""
     rows, cols = spec.window_shape
     last = dst_offsets(spec.layout, rows - 1, cols - 1, rows, cols, spec.c0, spec.dstStride)
     return -(-(int(last) + 1) * spec.bits // 8)

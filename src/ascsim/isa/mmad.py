@@ -30,7 +30,7 @@ view of the memory bytes in logical order (whole fractals; a tensor whose last f
 memory is read from a zero-padded copy), decodes it with one table lookup per call, multiplies with BLAS and
 writes the valid m x n region of C. Operands of 16 KB and more are decoded once per distinct content
 (`DECODED`: a hit is confirmed byte for byte, so it is never stale). `ascsim.isa.mmad_ref` is the slow
-per-element reference it is tested against (tests/test_mmad_fast.py).
+per-element reference it is tested against (tests/isa/test_mmad_fast.py).
 
 Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
 - Integers are exact: products and sums are exact integers (formed by float BLAS where that is provably
@@ -42,7 +42,7 @@ Arithmetic (docs/mmad.md "How exact is float Mmad"; divergences M1, M2, M7):
   the initial value is added in float64, and the result is rounded once to the C type (round to nearest
   even; IEEE inf/NaN, the non-saturating CTRL[48] mode). Every product of two decoded operands is exact in
   float64. The float64 sum equals the exact sum whenever no partial sum needs more than 53 significant
-  bits (always for bounded-range data such as tests/test_mmad_fast.py draws); otherwise it carries
+  bits (always for bounded-range data such as tests/isa/test_mmad_fast.py draws); otherwise it carries
   float64 rounding (order: BLAS's), 2^-29 of a float32 ulp per term, which changes the float32 result
   only when the exact sum lies that close to a rounding boundary. float32 arithmetic is never used for
   float operands here: half/bf16 products are exact in float32, but their sums are not.
@@ -349,7 +349,7 @@ def int_blas_dtype(k: int, a_max: int, b_max: int) -> np.dtype:
     format with a p-bit significand represents every integer of magnitude <= 2^p, and an IEEE operation
     whose exact result is representable returns it exactly. So float32 (p = 24) is exact when
     k * a_max * b_max <= 2^24 (int8 x int8: k <= 1024; uint8 x uint8: k <= 258), and float64 (p = 53)
-    always is here (4095 * 256 * 256 < 2^29). tests/test_mmad_fast.py shows the bound is tight: an int8
+    always is here (4095 * 256 * 256 < 2^29). tests/isa/test_mmad_fast.py shows the bound is tight: an int8
     sum of 2^24 + 1 at k = 1025 is exact here and wrong in float32."""
     return np.dtype(np.float32 if k * a_max * b_max <= 1 << 24 else np.float64)
 

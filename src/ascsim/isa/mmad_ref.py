@@ -1,7 +1,7 @@
 """Slow reference interpreter of the Mmad family (Mmad, MmadWithSparse, MmadMx), one element at a time.
 
 The readable spec the fast executor in `ascsim.isa.mmad` (operand views, table decode, BLAS) is
-property-tested against (tests/test_mmad_fast.py). It shares no code with it: every element is located by
+property-tested against (tests/isa/test_mmad_fast.py). It shares no code with it: every element is located by
 the doc's offset formula, decoded by `ascsim.machine.dtypes.decode`, and every C element is summed exactly
 (Python
 integers scaled by 2^1074, so any finite float64 value is an integer) and rounded once — the literal

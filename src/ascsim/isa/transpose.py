@@ -258,7 +258,7 @@ def _prepared(core, v2: bool, params, dst: LocalTensor, src: LocalTensor) -> Pre
 
 class _Squares:
     """The square-at-a-time executor of one call shape (same result as `ascsim.engine.plan.execute` of the
-    element plan; tests/test_transpose.py checks both agree).
+    element plan; tests/isa/test_transpose.py checks both agree).
 
     Why not the generic executor: a transpose cannot coarsen past one element (a nibble for b4), so a
     gather moves element by element (~30x a memcpy for b8, ~200x for b4). Here the fractal lists drive

@@ -1,16 +1,15 @@
 """Element types of the Ascend cube: names, bit widths, codecs and byte packing (docs/number_formats.md).
 
-Note on ml_dtypes / en_dtypes soundness (checked by tests/test_dtypes.py against the docs/number_formats.md
-tables and the formula decoders below): en_dtypes 0.0.4 ``hifloat8`` and ``float4_e1m2`` decode all
-256 / 16 codes exactly as docs/number_formats.md §1 / §3 say, so they are used as ``value_dtype``.  Their
-*encoders* are not used as-is: en_dtypes' hifloat8 cast rounds |x| in [2^-23, 1.5*2^-23) up to
-±2^-22, while Huawei's reference converter (§1, hif8.py) flushes |x| < 1.5*2^-23 to 0x00, so hifloat8
-encoding uses our own table-based TA ("round half away from zero") encoder.  ml_dtypes' float64 ->
-bfloat16 cast rounds twice (via float32), so every narrow float is first rounded to nearest-even in
-float64 by ``_quantize`` and only then cast.  ml_dtypes maps NaN -> fp4 code 0x8 (-0); §2 says NaN -> 0,
-so NaN is encoded as 0x0 for both fp4 types.  e8m0 uses its own encoder (§6: NaN -> 0xFF, overflow and
-+Inf -> 0xFE, RNE between powers of two, no zero or sign).
-"""
+Note on ml_dtypes / en_dtypes soundness (checked by tests/machine/test_dtypes.py against the
+docs/number_formats.md tables and the formula decoders below): en_dtypes 0.0.4 ``hifloat8`` and
+``float4_e1m2`` decode all 256 / 16 codes exactly as docs/number_formats.md §1 / §3 say, so they are used as
+``value_dtype``.  Their *encoders* are not used as-is: en_dtypes' hifloat8 cast rounds |x| in [2^-23,
+1.5*2^-23) up to ±2^-22, while Huawei's reference converter (§1, hif8.py) flushes |x| < 1.5*2^-23 to 0x00,
+so hifloat8 encoding uses our own table-based TA ("round half away from zero") encoder.  ml_dtypes' float64
+-> bfloat16 cast rounds twice (via float32), so every narrow float is first rounded to nearest-even in
+float64 by ``_quantize`` and only then cast.  ml_dtypes maps NaN -> fp4 code 0x8 (-0); §2 says NaN -> 0, so
+NaN is encoded as 0x0 for both fp4 types.  e8m0 uses its own encoder (§6: NaN -> 0xFF, overflow and +Inf ->
+0xFE, RNE between powers of two, no zero or sign). """
 
 from __future__ import annotations
 

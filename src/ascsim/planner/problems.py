@@ -5,7 +5,7 @@ References: numpy `A @ B` in int64 / float64 of the dtype-rounded inputs (produc
 exact in float64, so the only difference from the cube is the order and precision of the float sums), and
 for conv2d `torch.nn.functional.conv2d` in float64 when torch is installed, else a direct numpy
 convolution written from the definition y[o, i, j] = Σ x[c, i·sh − pt + a·dh, j·sw − pl + b·dw] w[o, c, a, b]
-(tests/test_planner.py checks the two agree).
+(tests/planner/test_planner.py checks the two agree).
 """
 
 from __future__ import annotations

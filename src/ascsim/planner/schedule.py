@@ -22,7 +22,7 @@ C (M x N) = A (M x K) · B (K x N), tiled on two levels like a cube kernel's blo
 `Gemm.cost()` counts the same loop's calls and bytes without building it: within one output tile the K
 tiles change every step, so a block / tile survives to the next output tile only when its axis has a single
 K block / K tile and the next output tile shares its M (A) or N (B) position — a rule that gives the
-closed forms in `_reuse`. tests/test_planner.py checks them against the built programs.
+closed forms in `_reuse`. tests/planner/test_planner.py checks them against the built programs.
 """
 
 from __future__ import annotations
