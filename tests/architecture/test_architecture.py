@@ -20,16 +20,18 @@ from support.paths import ROOT
 
 SRC = ROOT / "src" / "ascsim"
 # import-linter is a test dependency (pyproject's [test] extra): the contracts are part of the test command,
-# so a machine without it fails here rather than skipping the house's rules.
-LINT = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+# so a machine without it fails here rather than skipping the house's rules. It runs in this interpreter
+# (not a `lint-imports` script found on PATH, which in a virtualenv may belong to another Python).
+LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
+        "sys.exit(lint_imports_command())"]
 
 
 def _lint(config: Path, src: Path) -> subprocess.CompletedProcess:
-    assert LINT is not None, "lint-imports not found: pip install -e '.[test]' installs import-linter"
     env = {"PYTHONPATH": str(src), "PATH": str(Path(sys.executable).parent)}
-    return subprocess.run([LINT, "--no-cache", str(config)], capture_output=True, text=True,
-                          cwd=config.parent,
-                          env=env, timeout=300)
+    r = subprocess.run([*LINT, "--no-cache", str(config)], capture_output=True, text=True, cwd=config.parent,
+                       env=env, timeout=300)
+    assert "No module named 'importlinter'" not in r.stderr, "pip install -e '.[test]' installs import-linter"
+    return r
 
 
 def _contracts() -> str:
