@@ -199,9 +199,10 @@ def place(core, prep: PreparedCall, dst: LocalTensor, src: LocalTensor | None, b
         if t is not None and t.offset % align:
             raise _align_error(prep, t, align, what, *basis)
     hint = "" if prep.hint is None else prep.hint(dst)
-    if dst.offset + prep.min_dst > dst.memory.size:  # before any plan is built (bounded work)
-        raise BoundsError(f"{prep.instr}: destination: bytes [{dst.offset}, {dst.offset + prep.min_dst}) "
-                          f"lie outside {dst.memory.name} (size {dst.memory.size} B){hint}")
+    try:  # before any plan is built (bounded work); a memory may narrow the range (allocated GM)
+        dst.memory.check_range(dst.offset, prep.min_dst, f"{prep.instr}: destination")
+    except BoundsError as e:
+        raise BoundsError(f"{e}{hint}") from None
     up = prep.units()
     try:
         hazards = check_units(up, dst, src, False, boundary, report=False)  # hazards: reported per call
@@ -419,9 +420,7 @@ def place_call(prep: PreparedCall, ops: Sequence[LocalTensor | None]) -> CallPla
         if t is None or e.end <= e.start:
             continue
         a, b = t.offset + e.start, t.offset + e.end
-        if a < 0 or b > t.memory.size:
-            raise BoundsError(f"{prep.instr}: {e.what}: bytes [{a}, {b}) lie outside {t.memory.name} "
-                              f"(size {t.memory.size} B)")
+        t.memory.check_range(a, b - a, f"{prep.instr}: {e.what}")  # a memory may narrow it (allocated GM)
         if e.end > t.nbytes or e.start < 0:
             verb = "writes" if e.write else "reads"
             at = f"{t.position}@0x{t.offset:x}"
