@@ -62,13 +62,13 @@ class CoreState:
 
     def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False,
                  keep_plans: bool = False, mmad_accumulate: str = "float64",
-                 options: CoreOptions | None = None) -> None:
+                 options: CoreOptions | None = None, gm: GlobalMemory | None = None) -> None:
         self.chip = get_chip(chip)
         self.options = options if options is not None else CoreOptions(strict, fill, keep_plans,
                                                                         mmad_accumulate)
         self.placements: dict = {}  # engine.boundary.run_gather: prepared calls bound to tensors (bounded)
         self.batch = None  # an engine.boundary.Batch while `Core.run` executes a sequence of calls
-        self._gm: GlobalMemory | None = None
+        self._gm: GlobalMemory | None = gm  # given: shared with other cores (a multi-core launch)
         self.memories: dict[str, Memory] = {
             name: Memory(name, size, self.options.fill) for name, size in self.chip.memory_sizes.items()
         }

@@ -195,6 +195,18 @@ class ChipProfile:
     l0b_format: str = "ZN"
     l0c_format: str = "NZ"
 
+    # ---------------------------------------------------------------- cores
+    @property
+    def aic_cores(self) -> int:
+        """Cube cores (AIC) a launch spreads over: what platform_ascendc's GetCoreNumAic returns
+        (docs/divergences.md C22: a representative SKU's count)."""
+        return CORES.get(self.key, (1, 0))[0]
+
+    @property
+    def aiv_cores(self) -> int:
+        """Vector cores (AIV): GetCoreNumAiv (the AI Core count on coupled chips)."""
+        return CORES.get(self.key, (1, 0))[1]
+
     # ---------------------------------------------------------------- queries
     def _select_paths(self, sup: ApiSupport, src: str | None, dst: str | None) -> dict[Path, frozenset[str]]:
         s = memory_name(src) if src is not None else None
@@ -1097,6 +1109,16 @@ KIRIN_9030 = _profile(
     "unknown",  # inferred: no arch number in the reference set
     _MEM_KIRIN, "ZZ", _build_kirin_9030(),  # inferred
 )  # fmt: skip
+
+#: (cube cores, vector cores) per chip, for GetCoreNumAic / GetCoreNumAiv. The docs give no counts, and
+#: they differ between SKUs of one product line; these are representative (divergences C22): 24 / 48 on
+#: the separated chips (asc-devkit tests/api/common/platform_stub.cpp's values), the coupled chips' AI
+#: Core count on both.
+CORES: dict[str, tuple[int, int]] = {
+    "ascend950": (24, 48), "a3": (24, 48), "a2": (24, 48), "atlas200i500a2": (1, 1),
+    "inference_aicore": (8, 8), "inference_vectorcore": (8, 8), "training": (32, 32),
+    "kirin_x90": (1, 1), "kirin_9030": (1, 1),
+}
 
 ALL_CHIPS: tuple[ChipProfile, ...] = (
     ASCEND950,

@@ -11,7 +11,9 @@ tensors over the same addresses alias and a read just past a tensor lands in GM,
 
 from __future__ import annotations
 
+import bisect
 import mmap
+import os
 import sys
 from collections.abc import Mapping
 
@@ -142,6 +144,114 @@ class GlobalMemory(Memory):
         if nbytes <= GM_MARKER_LIMIT:
             self.data[start : start + nbytes] = self.fill
         return start
+
+
+#: aclrtMalloc rounds a size up to 32 bytes and adds 32 (the aclrtMalloc page: "向上对齐成32字节整数倍
+#: 后再多加32字节"); those bytes are addressable.
+ACL_ROUND, ACL_EXTRA = 32, 32
+#: Allocations of a shared GM start on a page and are followed by at least one unmapped page, so a program
+#: that writes past one through a raw pointer faults instead of corrupting the next.
+GM_PAGE = 4096
+
+
+class SharedGlobalMemory(GlobalMemory):
+    """The GM of a compiled program: a memfd the program maps too (so host code and raw pointers reach it
+    natively) and every block's Core shares. Only live allocations are addressable: an instruction whose
+    GM bytes leave every allocation is refused (`check_range`), where a Python Core's GM is one open byte
+    space (divergences G1). `limit` bounds the bytes allocated at once."""
+
+    def __init__(self, fill: int | None = MARKER, capacity: int = 1 << 36, limit: int = 4 << 30) -> None:
+        self.fd = os.memfd_create("ascsim-gm", 0)
+        try:
+            os.ftruncate(self.fd, capacity)
+            self._map = mmap.mmap(self.fd, capacity, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        except OSError:
+            os.close(self.fd)
+            raise
+        self.name = "GM"
+        self.capacity = capacity
+        self._buf = np.frombuffer(self._map, dtype=np.uint8)
+        self.size = capacity - SPARE
+        self.data = self._buf[: self.size]
+        self._pad_key = None
+        self.fill = MARKER if fill is None else fill
+        self.top = GM_PAGE  # address 0 stays unmapped: a null pointer faults
+        self.owner = None
+        self.limit = limit
+        self.live: dict[int, int] = {}  # start -> addressable bytes
+        self.labels: dict[int, str] = {}  # start -> what made it ("aclrtMalloc at k.cpp:12", "--gm a")
+        self._starts: list[int] = []
+        self._in_use = 0
+
+    def close(self) -> None:
+        """Release the mapping and the memfd (tensors viewing it must be gone)."""
+        try:
+            self._map.close()
+        except BufferError:
+            pass  # a numpy view still holds it; the memory goes with the last view
+        os.close(self.fd)
+
+    def allocate(self, nbytes: int, label: str = "", exact: bool = False) -> int:
+        """A new allocation of `nbytes` (aclrtMalloc's rounding unless `exact`); returns its start. Raises
+        BoundsError when the GM limit would be exceeded."""
+        usable = nbytes if exact else -(-max(nbytes, 1) // ACL_ROUND) * ACL_ROUND + ACL_EXTRA
+        mapped = -(-usable // GM_PAGE) * GM_PAGE
+        if self._in_use + mapped > self.limit or self.top + mapped + GM_PAGE > self.size:
+            raise BoundsError(f"GM allocation of {nbytes} B: the simulated device memory holds "
+                              f"{self.limit} B ({self._in_use} B in use); raise it with --gm-limit")
+        start = self.top
+        self.top = start + mapped + GM_PAGE  # one unmapped page after it
+        self.live[start] = usable
+        self.labels[start] = label
+        bisect.insort(self._starts, start)
+        self._in_use += mapped
+        if usable <= GM_MARKER_LIMIT:
+            self.data[start : start + usable] = self.fill
+        return start
+
+    def reserve(self, nbytes: int) -> int:
+        """Address space no allocation will take and nothing maps (an unbound kernel parameter points
+        there: touching it faults or is refused, naming the parameter)."""
+        start = self.top
+        self.top = start + -(-nbytes // GM_PAGE) * GM_PAGE + GM_PAGE
+        return start
+
+    def mapped_length(self, start: int) -> int:
+        """Bytes the program maps for the allocation at `start` (whole pages)."""
+        return -(-self.live[start] // GM_PAGE) * GM_PAGE
+
+    def free(self, start: int) -> int:
+        """Forget the allocation at `start`; returns its mapped length (the program unmaps it)."""
+        mapped = self.mapped_length(start)
+        del self.live[start]
+        self.labels.pop(start, None)
+        self._starts.remove(start)
+        self._in_use -= mapped
+        return mapped
+
+    def allocation_of(self, addr: int) -> tuple[int, int] | None:
+        """(start, addressable bytes) of the live allocation holding byte `addr`, or None."""
+        i = bisect.bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return None
+        start = self._starts[i]
+        n = self.live[start]
+        return (start, n) if addr < start + n else None
+
+    def check_range(self, start: int, nbytes: int, what: str) -> None:
+        super().check_range(start, nbytes, what)
+        if nbytes <= 0:
+            return
+        hit = self.allocation_of(start)
+        if hit is not None and start + nbytes <= hit[0] + hit[1]:
+            return
+        if hit is None:
+            where = "no allocation holds its first byte"
+        else:
+            label = self.labels.get(hit[0]) or "aclrtMalloc"
+            where = f"the allocation [{hit[0]}, {hit[0] + hit[1]}) from {label} ends at {hit[0] + hit[1]}"
+        raise BoundsError(f"{what}: GM bytes [{start}, {start + nbytes}) lie outside every GM allocation "
+                          f"({where})")
 
 
 class LocalTensor:

@@ -1,0 +1,36 @@
+// kernel_operator.h, as ascsim provides it: the Ascend C device API for a CPU build whose cube data path
+// runs in the ascsim engine (docs/cpp.md). Written for ascsim; it declares the C++ API's names with the
+// C++ API's signatures, executes the calls ascsim models and stops at the others, naming them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "ascsim/keywords.h"
+#include "ascsim/bridge.h"
+#include "ascsim/encode.h"
+#include "ascsim/types.h"
+#include "ascsim/enums.h"
+#include "ascsim/params.h"
+#include "ascsim/tensor.h"
+#include "ascsim/calls.h"
+#include "ascsim/sync.h"
+#include "ascsim/tpipe.h"
+#include "ascsim/debug.h"
+#include "ascsim/unmodelled.h"
+#include "ascsim/launch.h"
+
+// One compile is one core type: ascsim runs the cube core (AIC); vector (AIV) paths compile out.
+#ifndef ASCSIM_CORE_TYPE
+#define ASCSIM_CORE_TYPE AscendC::AIC
+#endif
+constexpr int32_t g_coreType = ASCSIM_CORE_TYPE;
+#define ASCEND_IS_AIV constexpr(g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC constexpr(g_coreType == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV constexpr(g_coreType != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC constexpr(g_coreType != AscendC::AIC)

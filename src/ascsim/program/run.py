@@ -1,0 +1,411 @@
+"""Running a built program: the child process, its limits, its faults, and what a run leaves.
+
+    prog = ascsim.load_program("matmul.cpp", chip="a2")          # builds (cached by content)
+    run = prog.run(args=["256", "512"], cwd="build")              # runs main(); its output is its own
+    run.returncode, run.trace, run.sync_reports, run.warnings
+
+    k = ascsim.load_kernel("matmul_pingpong.cpp", chip="a2")      # a kernel-only file
+    run = k.run(gm={"a": a, "b": b, "c": Output("float", (32, 32))})
+    run.outputs["c"]
+
+The program is a child process; the engine serves its calls in this process (ascsim.program.server). A
+program that crashes, exits with a status, or runs past its timeout ends the run with one message
+(`ProgramFault`: the signal or status and the last call with its source line), never a traceback or a
+hung ascsim.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..base.errors import AscsimError
+
+try:  # (the cross-core checker lands with the sync-model work)
+    from ..engine.gm_races import GmRaceChecker
+except ImportError:  # pragma: no cover
+    GmRaceChecker = None  # type: ignore[assignment,misc]
+from ..engine.sync import SyncReport, SyncWarning
+from ..machine.chips import ChipProfile, get_chip
+from ..machine.dtypes import DType, from_bytes, get_dtype
+from . import protocol as P
+from .build import Built, Driver, build
+from .server import Server, TraceCall
+
+#: Data (heap, static arrays) a program may use; its GM is bounded separately (`gm_limit`).
+PROGRAM_MEMORY = 2 << 30
+#: The main thread's stack (block threads: ASCSIM_STACK, 16 MB).
+PROGRAM_STACK = 64 << 20
+
+
+class ProgramFault(AscsimError):
+    """The program ended abnormally: a signal, an exit status, or its timeout."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """A GM parameter of a kernel-only file that the kernel writes: allocated with `shape` elements of
+    `dtype`, read back after the run (and saved to `path`, .npy or .bin, when given)."""
+
+    dtype: str
+    shape: tuple[int, ...]
+    path: str | None = None
+
+    @property
+    def nbytes(self) -> int:
+        dt = get_dtype(self.dtype)
+        return (int(np.prod(self.shape)) * dt.bits + 7) // 8
+
+
+@dataclass(frozen=True)
+class Input:
+    """A GM parameter's initial bytes (copied into GM as they are); `dtype` is informative."""
+
+    data: bytes
+    dtype: str | None = None
+    path: str | None = None
+
+
+@dataclass
+class ProgramRun:
+    """What one run left: the program's exit status and output, every modelled call, the findings."""
+
+    built: Built
+    returncode: int
+    stdout: str
+    stderr: str
+    trace: list[TraceCall]
+    sync_reports: list[SyncReport]
+    race_reports: list[Any]
+    warnings: list[str]
+    seconds: float
+    launches: int
+    bindings: dict[str, Input | Output] = field(default_factory=dict)
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    gm_initial: dict[str, np.ndarray] = field(default_factory=dict)
+    cores: list[Any] = field(default_factory=list)
+
+    @property
+    def entry(self) -> str:
+        return self.built.entries[0].name if len(self.built.entries) == 1 else self.built.source.name
+
+    @property
+    def chip(self) -> ChipProfile:
+        return self.built.chip
+
+    def save_outputs(self) -> list[Path]:
+        """Write each Output with a path (.npy decoded values, .bin raw bytes)."""
+        out = []
+        for name, b in self.bindings.items():
+            if isinstance(b, Output) and b.path:
+                p = Path(b.path)
+                arr = self.outputs[name]
+                if p.suffix == ".npy":
+                    np.save(p, arr)
+                else:
+                    p.write_bytes(self.raw_outputs[name])
+                out.append(p)
+        return out
+
+    raw_outputs: dict[str, bytes] = field(default_factory=dict)
+
+
+class Program:
+    """A built program (whole program, or a kernel-only file driven by ascsim)."""
+
+    def __init__(self, built: Built) -> None:
+        self.built = built
+
+    @property
+    def path(self) -> Path:
+        return self.built.source
+
+    def run(self, *, args: Sequence[str] = (), cwd: str | Path | None = None, gm: Mapping[str,
+                                                                                          Any] | None = None,
+            blocks: int = 1, strict: bool = False, timeout: float = 600.0, gm_limit: int = 4 << 30,
+            preload: Mapping[str, Mapping[int, bytes]] | None = None, capture: bool = False,
+            races: bool = True) -> ProgramRun:
+        """Run the program once. args / cwd: main's arguments and working directory. gm: the kernel-only
+        file's parameters (name -> array, bytes, file path, Input or Output). blocks: the kernel-only file's
+        blockDim. strict: hazards and sync findings stop the run. timeout: seconds before the run is
+        stopped. capture: keep the program's stdout / stderr in the run instead of passing them through."""
+        bindings = {k: _binding(k, v) for k, v in (gm or {}).items()}
+        if bindings and not self.built.kernel_only:
+            raise AscsimError(f"{self.path.name} has a main: it runs as a program, gm= binds the parameters "
+                              "of a kernel-only file")
+        if self.built.kernel_only:
+            params = [p.name for p in _driver_entry(self.built).params]
+            unknown = [k for k in bindings if k not in params]
+            if unknown:
+                entry = _driver_entry(self.built).name
+                raise AscsimError(f"{self.path}: --gm {unknown[0]}: the entry {entry} has no parameter "
+                                  f"'{unknown[0]}' (parameters: {', '.join(params) or 'none'})")
+        gm_spec: dict[str, tuple[bytes | None, int]] = {}
+        for name, b in bindings.items():
+            gm_spec[name] = (b.data, len(b.data)) if isinstance(b, Input) else (None, b.nbytes)
+        for p in (_driver_entry(self.built).params if self.built.kernel_only else ()):
+            gm_spec.setdefault(p.name, (None, 0))  # unbound: touching it stops with its name
+        races_checker = GmRaceChecker(strict=strict) if races and GmRaceChecker is not None else None
+        server = Server(self.built.chip, strict=strict, gm_limit=gm_limit, bindings=gm_spec, blocks=blocks,
+                        preload=dict(preload or {}), gm_races=races_checker)
+        t0 = time.monotonic()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rc, out, err = _spawn(self.built, server, list(args), cwd, timeout, capture)
+        for w in caught:  # the engine's warnings (already located); sync findings are in the reports
+            if not issubclass(w.category, SyncWarning):
+                warnings.warn(w.message, w.category, stacklevel=2)
+        seconds = time.monotonic() - t0
+        if server.error is not None:
+            server.gm.close()
+            raise server.error
+        run = ProgramRun(self.built, rc, out, err, server.trace, server.sync_reports,
+                         list(getattr(races_checker, "reports", [])), server.warnings, seconds,
+                         server.launches,
+                         bindings, gm_initial=getattr(server, "gm_initial", {}))
+        for name, b in bindings.items():
+            if isinstance(b, Output):
+                start, nbytes = server.bindings[name]
+                raw = server.gm.data[start : start + nbytes].tobytes()
+                run.raw_outputs[name] = raw
+                run.outputs[name] = _decode(raw, get_dtype(b.dtype), b.shape)
+        run.gm = server.gm  # type: ignore[attr-defined]
+        run.server = server  # type: ignore[attr-defined]
+        return run
+
+
+def _driver_entry(built: Built) -> Any:
+    assert built.entry is not None
+    return built.entry
+
+
+def _decode(raw: bytes, dt: DType, shape: tuple[int, ...]) -> np.ndarray:
+    n = int(np.prod(shape))
+    return np.asarray(from_bytes(dt, np.frombuffer(raw, dtype=np.uint8), n)).reshape(shape)
+
+
+def read_input(path: str | Path, what: str = "") -> bytes:
+    """A GM input file's bytes: a .npy array's data, anything else as it is."""
+    p = Path(path)
+    try:
+        if p.suffix == ".npy":
+            return np.ascontiguousarray(np.load(p, allow_pickle=False)).tobytes()
+        return p.read_bytes()
+    except (OSError, ValueError) as e:
+        raise AscsimError(f"--gm {what or path}: cannot read {p}: {e}") from None
+
+
+def _binding(name: str, v: Any) -> Input | Output:
+    if isinstance(v, (Input, Output)):
+        return v
+    if isinstance(v, np.ndarray):
+        return Input(np.ascontiguousarray(v).tobytes())
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return Input(bytes(v))
+    if isinstance(v, (str, Path)):
+        return Input(read_input(v, f"{name}={v}"), None, str(v))
+    raise AscsimError(f"gm[{name!r}]: expected an array, bytes, a file path, Input or Output, but got "
+                      f"{type(v).__name__}")
+
+
+def parse_gm(spec: str) -> tuple[str, Input | Output]:
+    """`NAME=FILE` (input: .npy or raw .bin), `NAME=FILE:DTYPE` (input reinterpreted) or
+    `NAME=FILE:DTYPE:SHAPE` (output, SHAPE like 32x32 or 16x8x16x16)."""
+    if "=" not in spec:
+        raise AscsimError(f"--gm {spec}: expected NAME=FILE[:DTYPE[:SHAPE]]")
+    name, rest = spec.split("=", 1)
+    parts = rest.split(":")
+    path, dtype, shape = parts[0], parts[1] if len(parts) > 1 else None, parts[2] if len(parts) > 2 else None
+    if len(parts) > 3 or not name.isidentifier() or not path:
+        raise AscsimError(f"--gm {spec}: expected NAME=FILE[:DTYPE[:SHAPE]]")
+    if dtype is not None:
+        try:
+            get_dtype(dtype)
+        except AscsimError as e:
+            raise AscsimError(f"--gm {spec}: {e}") from None
+    if shape is not None:
+        try:
+            dims = tuple(int(d) for d in shape.lower().split("x"))
+        except ValueError:
+            dims = ()
+        if not dims or any(d <= 0 for d in dims) or int(np.prod(dims)) > 1 << 31:
+            raise AscsimError(f"--gm {spec}: SHAPE must be positive sizes like 32x32")
+        return name, Output(dtype or "float", dims, path)
+    return name, Input(read_input(path, spec), dtype, path)
+
+
+# -- the child process ---------------------------------------------------------------------------------------
+
+
+def _child_limits() -> None:  # runs in the program's child process
+    os.setsid()  # its own process group: a timeout kills everything it started
+    for lim, value in ((resource.RLIMIT_DATA, PROGRAM_MEMORY), (resource.RLIMIT_STACK, PROGRAM_STACK),
+                       (resource.RLIMIT_CORE, 0)):
+        try:
+            resource.setrlimit(lim, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+def _spawn(built: Built, server: Server, args: list[str], cwd: str | Path | None, timeout: float,
+           capture: bool) -> tuple[int, str, str]:
+    """Run the program, serving its calls; returns (returncode, stdout, stderr) — the outputs "" unless
+    `capture`. Raises ProgramFault for a crash, an exit status other than 0, or the timeout."""
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    chip = built.chip
+    env = dict(os.environ)
+    env.update({
+        "ASCSIM_BRIDGE": f"{req_w},{rep_r}",
+        "ASCSIM_GM": f"{server.gm.fd},{server.gm.capacity}",
+        "ASCSIM_AIC_NUM": str(chip.aic_cores), "ASCSIM_AIV_NUM": str(chip.aiv_cores),
+        **{f"ASCSIM_{k}_SIZE": str(v) for k, v in {"L0A": chip.memory_sizes.get("L0A", 0),
+                                                    "L0B": chip.memory_sizes.get("L0B", 0),
+                                                    "L0C": chip.memory_sizes.get("L0C", 0),
+                                                    "L1": chip.memory_sizes.get("L1", 0),
+                                                    "UB": chip.memory_sizes.get("UB", 0)}.items()},
+    })
+    out_f = tempfile.TemporaryFile() if capture else None
+    err_f = tempfile.TemporaryFile() if capture else None
+    try:
+        proc = subprocess.Popen([str(built.exe), *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=out_f, stderr=err_f, pass_fds=(req_w, rep_r, server.gm.fd),
+                                preexec_fn=_child_limits)
+    except OSError as e:
+        for fd in (req_r, req_w, rep_r, rep_w):
+            os.close(fd)
+        raise ProgramFault(f"{built.source}: cannot start the program: {e.strerror}") from None
+    os.close(req_w)
+    os.close(rep_r)
+    ch = P.Channel(req_r, rep_w)
+    ch.deadline = time.monotonic() + timeout
+    fault: str | None = None
+    try:
+        try:
+            server.serve(ch)
+        except P.Timeout:
+            fault = (f"the program ran past its timeout ({timeout:g} s; --timeout)"
+                     + (f"; its last call: {server.last_call}" if server.last_call else ""))
+        except P.BridgeError as e:
+            fault = f"the program broke ascsim's bridge ({e}); last call: {server.last_call or 'none'}"
+        if server.error is not None or fault is not None:
+            _kill(proc)
+        rc = _wait(proc, 10.0)
+    finally:
+        os.close(req_r)
+        os.close(rep_w)
+    stdout = _read(out_f)
+    stderr = _read(err_f)
+    if server.error is not None:
+        return rc, stdout, stderr
+    if fault is None:
+        fault = _fault_of(rc, server, built)
+    if fault is not None:
+        e = ProgramFault(f"{built.source.name}: {fault}")
+        e.stdout, e.stderr = stdout, stderr  # type: ignore[attr-defined]
+        raise e
+    return rc, stdout, stderr
+
+
+def _fault_of(rc: int, server: Server, built: Built) -> str | None:
+    last = f" after {server.last_call}" if server.last_call else " before its first modelled call"
+    if rc == 0:
+        return None
+    if rc < 0:
+        sig = -rc
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        what = {"SIGSEGV": "a crash (SIGSEGV: an invalid memory access)", "SIGBUS": "a crash (SIGBUS)",
+                "SIGFPE": "a crash (SIGFPE: an arithmetic error such as a division by zero)",
+                "SIGABRT": "an abort (SIGABRT: abort() or a failed assert)",
+                "SIGILL": "a crash (SIGILL: an illegal instruction)",
+                "SIGKILL": "killed (SIGKILL: out of memory?)"}.get(name, f"killed by {name}")
+        where = ""
+        if server.fault is not None and name in ("SIGSEGV", "SIGBUS"):
+            addr = server.fault[1]
+            off = addr - server.gm_base
+            if 0 <= off < server.gm.capacity:
+                name_ = server.conv.unbound_param(off) if server.conv is not None else ""
+                where = (f" at GM address {off}, " + (f"in unbound kernel parameter '{name_}' (give it with "
+                                                      f"--gm {name_}=FILE)" if name_ else
+                                                      "outside every GM allocation"))
+            else:
+                where = f" at address 0x{addr:x}"
+        block = f" in block {server.fault[2]}" if server.fault is not None and server.fault[2] >= 0 else ""
+        return f"the program ended with {what}{where}{block}{last}"
+    if rc == P.QUIT_STATUS:
+        return None
+    return f"the program exited with status {rc}{last}"
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def _wait(proc: subprocess.Popen, seconds: float) -> int:
+    try:
+        return proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        return proc.wait()
+
+
+def _read(f: Any) -> str:
+    if f is None:
+        return ""
+    f.seek(0)
+    data = f.read()
+    f.close()
+    return data.decode("utf-8", "replace")
+
+
+# -- loading -------------------------------------------------------------------------------------------------
+
+
+def load_program(path: str | Path, chip: str = "a2", *, includes: Sequence[str] = (),
+                 defines: Mapping[str, str] | None = None, compile_timeout: float = 600.0) -> Program:
+    """Build a program with a `main` (cached by content) for `chip`."""
+    return Program(build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}),
+                         timeout=compile_timeout))
+
+
+def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] | None = None, *,
+                entry: str | None = None, template: Mapping[str, Any] | None = None,
+                includes: Sequence[str] = (), compile_timeout: float = 600.0) -> Program:
+    """Build a kernel-only file (its `__global__` entry driven by ascsim: `run(gm=...)` binds its GM
+    pointer parameters by name). `template` gives the entry's template arguments (ints, bools, type names).
+    A file with a `main` is built as a program (`run(args=...)`)."""
+    drv = Driver(entry, {k: _template_text(v) for k, v in (template or {}).items()}, required=False)
+    built = build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}), driver=drv,
+                  timeout=compile_timeout)
+    return Program(built)
+
+
+def _template_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, str) and v.strip():
+        return v.strip()
+    raise AscsimError(f"template value {v!r}: give an int, a bool or a type name")
+
+
+_ = sys
