@@ -143,6 +143,7 @@ class Server:
             "gm_malloc": self._gm_malloc, "gm_free": self._gm_free, "gm_param": self._gm_param,
             "kernel_config": self._kernel_config, "sync_stream": self._sync_stream,
             "not_modelled": self._not_modelled, "runtime_error": self._runtime_error,
+            "not_a_gm_param": self._not_a_gm_param,
             "init_soc_state": self._init_soc_state, "dump_tensor": self._dump_tensor,
         }
 
@@ -580,6 +581,10 @@ class Server:
     def _not_modelled(self, index: int, where: str, values: list) -> None:
         raise NotImplementedFeature(f"{values[0]} is declared by ascsim's headers but not modelled "
                                     "(docs/cpp.md \"What is modelled\")")
+
+    def _not_a_gm_param(self, index: int, where: str, values: list) -> None:
+        raise ProgramError(f"kernel parameter '{values[0]}' is not a GM pointer: a kernel-only file's entry "
+                           "takes GM pointers, bound with --gm NAME=FILE")
 
     def _runtime_error(self, index: int, where: str, values: list) -> None:
         raise ProgramError(str(values[0]))
