@@ -72,10 +72,10 @@ def _notes(report) -> list[str]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from ..frontend.options import is_kernel
+    from .program import is_program
 
-    if is_kernel(args.file):
-        from .kernel import cmd_run
+    if is_program(args.file):
+        from .program import cmd_run
 
         return cmd_run(args)
     from ..scenario import load_scenario, save_outputs
@@ -145,11 +145,11 @@ def _pick_step(cmd: str, path: str, step: int | None):
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    from ..frontend.options import is_kernel
     from ..view.explain import explain_step
+    from .program import is_program
 
-    if is_kernel(args.file):
-        from .kernel import cmd_explain
+    if is_program(args.file):
+        from .program import cmd_explain
 
         return cmd_explain(_call_arg(args))
     run, step = _pick_step("explain", args.file, args.step)
@@ -158,11 +158,11 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _cmd_draw(args: argparse.Namespace) -> int:
-    from ..frontend.options import is_kernel
     from ..view.draw import draw_step
+    from .program import is_program
 
-    if is_kernel(args.file):
-        from .kernel import cmd_draw
+    if is_program(args.file):
+        from .program import cmd_draw
 
         return cmd_draw(_call_arg(args))
     run, step = _pick_step("draw", args.file, args.step)
@@ -184,7 +184,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
 
 
 def _call_arg(args: argparse.Namespace) -> argparse.Namespace:
-    """Kernel files take --call N (the N-th instruction or register call the kernel made)."""
+    """Programs take --call N (the N-th instruction or register call the program made)."""
     if args.call is None:
         args.call = args.step
     if args.call is None:
@@ -238,17 +238,17 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chips", help="print the chip profiles and what each supports")
     c.add_argument("chip", nargs="?", help="one chip (name or alias) in detail")
     c.set_defaults(func=_cmd_chips)
-    from ..frontend.options import add_kernel_options
+    from .program import add_program_options
 
     r = sub.add_parser("run", help="execute a scenario file (.toml or .json) or a kernel (.cpp, .asc) and "
                                    "print a summary per step / call")
-    r.add_argument("file", help="scenario file or Ascend C kernel file")
+    r.add_argument("file", help="scenario file, or an Ascend C program (.cpp, .asc; `-- ARGS` for its main)")
     r.add_argument("--out", default=".", help="directory for saved tensors (default: current directory)")
     r.add_argument("--save", nargs="*", metavar="TENSOR", help="tensors to save as TENSOR.npy "
                    "(default: the file's [save] table)")
     r.add_argument("-q", "--quiet", action="store_true", help="print only errors and saved files")
-    r.add_argument("--emit-scenario", metavar="OUT.toml", help="kernels: write the traced run as a scenario")
-    add_kernel_options(r)
+    r.add_argument("--emit-scenario", metavar="OUT.toml", help="programs: write the traced run as a scenario")
+    add_program_options(r)
     r.set_defaults(func=_cmd_run)
     cp = sub.add_parser("cpp", help="print the Ascend C statements (params struct + call) of scenario steps")
     cp.add_argument("file", help="scenario file (.toml or .json)")
@@ -264,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--part", choices=["data", "index", "scales"], default="data",
                    help="the second region of LoadDataWithSparse (index) or Load2DMX (scales); --dst / "
                         "--fractal then count its bytes / 128-B or 32-B fractals")
-    add_kernel_options(e)
+    add_program_options(e)
     e.set_defaults(func=_cmd_explain)
     w = sub.add_parser("draw", help="draw one step (source fractals -> destination fractals) as .svg or .png")
     _add_one_step(w)
@@ -278,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--focus", metavar="SEL", help="outline some destination elements and the source they "
                    "read: m=N, k=N (img2col row / column), dst=N, fractal=N")
     w.add_argument("--cumulative", action="store_true", help="tint what earlier steps wrote, per step")
-    add_kernel_options(w)
+    add_program_options(w)
     w.set_defaults(func=_cmd_draw)
     x = sub.add_parser("explore", help="write one self-contained HTML page to explore every step "
                        "(hover a destination element: its source lights up)")
@@ -293,7 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .program import split_program_args
+
+    argv, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
+    args.program_args = program_args
     try:
         return int(args.func(args))
     except BrokenPipeError:  # `ascsim chips | head`: the reader left; not an error worth a traceback
@@ -302,12 +306,15 @@ def main(argv: list[str] | None = None) -> int:
     except AscsimError as e:
         if args.debug:
             raise
-        # a kernel-file error reads like a compiler's: file[:line:col]: message (the front-end's errors are
-        # FrontendErrors; its module is loaded only when a kernel file was given)
-        src = sys.modules.get("ascsim.frontend.source")
-        kernel = src is not None and isinstance(e, src.FrontendError)
+        # a compile error is the compiler's own output, first error first; every other error is one line,
+        # `file:line: message` when it has a source line (the build module is loaded only for programs)
+        build = sys.modules.get("ascsim.program.build")
+        if build is not None and isinstance(e, build.BuildError) and e.output:
+            print(f"ascsim: {one_line(str(e))}:", file=sys.stderr)
+            print(e.output, file=sys.stderr)
+            return 2
         msg = one_line(str(e))
-        print(msg if kernel or _located(msg) else f"ascsim: {msg}", file=sys.stderr)
+        print(msg if _located(msg) else f"ascsim: {msg}", file=sys.stderr)
         return 2
     except OSError as e:  # a path the user gave (draw -o, explore -o) that cannot be written
         if args.debug:

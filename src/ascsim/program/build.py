@@ -247,13 +247,26 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
             r = _run([*cxx.argv, *BASE_FLAGS, OPT, "-x", "c++", str(rw), "-x", "none", str(runtime),
                       "-o", str(out), "-lpthread"], timeout, str(src))
             if r.returncode != 0:
-                raise BuildError(f"{src}: does not compile", _first_errors(r.stderr))
+                raise BuildError(f"{src}: does not compile",
+                                 _first_errors(_diagnose(cxx, src, flags, inc, timeout) or r.stderr))
             exe.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(out), str(exe.with_name(f".{exe.name}.{os.getpid()}")))
             os.replace(exe.with_name(f".{exe.name}.{os.getpid()}"), exe)
     t3 = time.monotonic()
     return Built(exe, src, chip, entries, kernel_only, len(sites), cached, cxx,
                  {"preprocess": t1 - t0, "rewrite": t2 - t1, "compile": t3 - t2}, entry)
+
+
+def _diagnose(cxx: Compiler, src: Path, flags: list[str], inc: list[str], timeout: float) -> str:
+    """The compiler's errors on the program's own files (its diagnostics then quote the source as written,
+    not the preprocessed text); "" when those errors are only its <<<...>>> launches, which only the
+    rewritten text compiles."""
+    r = _run([*cxx.argv, "-x", "c++", *flags, *inc, "-include", "kernel_operator.h", "-c", str(src.resolve()),
+              "-o", os.devnull], timeout, str(src))
+    first = next((ln for ln in r.stderr.splitlines() if ": error:" in ln), "")
+    if r.returncode == 0 or not first or "<<<" in r.stderr.split(first, 1)[1][:400] or "'<'" in first:
+        return ""
+    return r.stderr
 
 
 def _first_errors(stderr: str, limit: int = 60) -> str:

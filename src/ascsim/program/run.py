@@ -120,6 +120,20 @@ class ProgramRun:
         return out
 
     raw_outputs: dict[str, bytes] = field(default_factory=dict)
+    gm: Any = None  # the run's GM (SharedGlobalMemory)
+    server: Any = None
+
+    @property
+    def core(self) -> Any:
+        """The Core of block 0 of the last launch (its memories after the run)."""
+        if not self.cores:
+            raise AscsimError("the program launched no kernel")
+        return self.cores[0]
+
+    def read_gm(self, name: str) -> bytes:
+        """The bytes of kernel parameter `name` (a kernel-only file's --gm binding) after the run."""
+        start, nbytes = self.server.bindings[name]
+        return self.gm.data[start : start + nbytes].tobytes()
 
 
 class Program:
@@ -181,8 +195,9 @@ class Program:
                 raw = server.gm.data[start : start + nbytes].tobytes()
                 run.raw_outputs[name] = raw
                 run.outputs[name] = _decode(raw, get_dtype(b.dtype), b.shape)
-        run.gm = server.gm  # type: ignore[attr-defined]
-        run.server = server  # type: ignore[attr-defined]
+        run.gm = server.gm
+        run.server = server
+        run.cores = [b.core for b in server.last_blocks]
         return run
 
 
@@ -280,9 +295,9 @@ def _spawn(built: Built, server: Server, args: list[str], cwd: str | Path | None
     out_f = tempfile.TemporaryFile() if capture else None
     err_f = tempfile.TemporaryFile() if capture else None
     try:
-        proc = subprocess.Popen([str(built.exe), *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                stdout=out_f, stderr=err_f, pass_fds=(req_w, rep_r, server.gm.fd),
-                                preexec_fn=_child_limits)
+        proc = subprocess.Popen([built.source.stem, *args], executable=str(built.exe), cwd=cwd, env=env,
+                                stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f,
+                                pass_fds=(req_w, rep_r, server.gm.fd), preexec_fn=_child_limits)
     except OSError as e:
         for fd in (req_r, req_w, rep_r, rep_w):
             os.close(fd)

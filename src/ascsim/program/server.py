@@ -127,6 +127,8 @@ class Server:
         self._sync_checker = sync_checker
         self.gm_races = gm_races
         self.launch: Launch | None = None
+        self.last_blocks: list[Block] = []
+        self.gm_at_launch: dict[int, np.ndarray] = {}
         self.gm_base = 0
         self.conv: Converter | None = None
         self.bindings: dict[str, tuple[int, int]] = {}  # kernel parameter -> (GM offset, bytes)
@@ -210,7 +212,7 @@ class Server:
         if name is None:
             raise P.BridgeError(f"operation {op_id} used before its definition")
         values = r.values(self.structs)
-        self.last_call = f"{name} at {where}"
+        self.last_call = f"the launch of {values[0]}" if name == "launch" and values else f"{name} at {where}"
         try:
             op = self.table_ops.get(name)
             if op is not None:
@@ -255,6 +257,7 @@ class Server:
                 continue
             kwargs[a.name] = self.conv.value(core, v)
         ins, form = _instruction_of(op, kwargs)
+        self.last_call = f"{ins.name} at {where}"
         atomic = core.regs.atomic is not None
         report = self._warned(where, lambda: getattr(core, op.method)(**kwargs))
         rep = report if isinstance(report, ExecReport) else None
@@ -302,7 +305,10 @@ class Server:
                     m.data[addr : addr + len(data)] = np.frombuffer(data, dtype=np.uint8)
             blocks.append(Block(i, core, self._new_checker()))
         self.launch = Launch(callee, where, blocks)
+        self.last_blocks = blocks
         self.launches += 1
+        if self.launches == 1:  # what a traced run's scenario starts from (program.emit)
+            self.gm_at_launch = {s: self.gm.data[s : s + n].copy() for s, n in self.gm.live.items()}
         if self.gm_races is not None:
             self.gm_races.begin_launch(dim)
         blocks[0].state = "running"

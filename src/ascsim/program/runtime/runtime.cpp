@@ -133,7 +133,7 @@ Reply read_reply() {
 
 // ---- interning: ops, sites and struct types are defined once, then sent as ids ----------------------
 
-std::mutex g_intern_mutex;
+std::mutex& g_intern_mutex = *new std::mutex;
 std::unordered_map<std::string, uint32_t> g_ops;
 std::map<std::pair<const void*, unsigned>, uint32_t> g_sites;
 std::unordered_map<std::string, uint32_t> g_structs;
@@ -178,8 +178,10 @@ constexpr int HOST = -1;
 thread_local int t_block = HOST;
 int g_block_num = 0;
 
-std::mutex g_baton_mutex;
-std::condition_variable g_baton_cv;
+// Never destroyed: a program may exit() from a block thread while the host thread waits on them, and
+// destroying a condition variable with a waiter blocks forever.
+std::mutex& g_baton_mutex = *new std::mutex;
+std::condition_variable& g_baton_cv = *new std::condition_variable;
 int g_holder = HOST;  // who may run: a block index, or HOST
 bool g_launch_done = true;
 
