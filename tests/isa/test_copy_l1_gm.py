@@ -19,14 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.doc_fractals import nz, zn, zz
-from support.doc_kernels import source_line
+from support.doc_kernels import Kernel, source_line
 
 from ascsim import Core
 from ascsim.base.errors import AlignmentError, ParamRangeError, UnsupportedError
 from ascsim.engine.sync import SyncWarning
-from ascsim.frontend import Kernel, Output
 from ascsim.machine.memory import MARKER
 from ascsim.params import DataCopyParams, Nd2NzParams
+from ascsim.program import Output
 
 MARK16 = MARKER | MARKER << 8
 

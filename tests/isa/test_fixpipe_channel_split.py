@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.doc_kernels import Kernel
 
 from ascsim import Core
 from ascsim.base.errors import OverlapError, ParamRangeError, UnsupportedError
-from ascsim.frontend import Kernel, Output
 from ascsim.machine.memory import MARKER
 from ascsim.params import (
     CFG_NZ,
@@ -33,6 +33,7 @@ from ascsim.params import (
     FixpipeParamsV220,
     QuantMode_t,
 )
+from ascsim.program import Output
 
 MARK32 = int.from_bytes(bytes([MARKER] * 4), "little")
 

@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.doc_kernels import Kernel
 
 from ascsim import Core, DocConflictWarning, LoadData3DParamsV2, LoadDataRepeatParamWithStride
-from ascsim.frontend import Kernel, Output
 from ascsim.isa.load3d_ref import ref_load3d_v2
+from ascsim.program import Output
 
 KERNEL = """
 constexpr uint32_t M = {m}, K = {k}, N = {n};

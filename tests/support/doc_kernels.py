@@ -1,6 +1,9 @@
-"""Running C++ kernel text through the front-end (`ascsim.frontend.Kernel`), for the tests that paste the doc
-pages' call examples (调用示例) into a kernel: frontend/test_frontend_docs.py, test_frontend_docs_loads.py and
-test_frontend_docs_companions.py.
+"""Running C++ kernel text through the compiled path (`ascsim.program.load_kernel`), for the tests that
+paste the doc pages' call examples (调用示例) into a kernel (program/test_program_docs.py,
+test_program_docs_loads.py, test_program_docs_companions.py) and the other tests that write kernels as text.
+
+`Kernel(name, chip, text_=...)` writes the text to a file named `name` in a directory of its own (per content,
+so messages name `name:line`) and builds it; `.run(...)` is `Program.run`.
 
 `run_kernel` is the one runner: it runs the text on a chip with the GM bindings given, by default with the
 warnings silenced (the examples write past their tensors on purpose, e.g. padding) and asserting that the
@@ -12,11 +15,32 @@ DivCeil).
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-from ascsim.frontend import Kernel
+from ascsim.program import load_kernel
+
+_DIR = Path(tempfile.mkdtemp(prefix="ascsim-test-kernels-"))
+
+
+class Kernel:
+    """A kernel given as text, built as a file `name` (the compiled path's `load_kernel`)."""
+
+    def __init__(self, name: str, chip: str = "a2", defines: dict | None = None, *, text_: str,
+                 template: dict | None = None, entry: str | None = None) -> None:
+        key = hashlib.sha256(f"{chip}\0{defines}\0{template}\0{entry}\0{text_}".encode()).hexdigest()[:16]
+        path = _DIR / key / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text_, encoding="utf-8")
+        self.path = path
+        self.program = load_kernel(path, chip, defines, entry=entry, template=template, name=name)
+
+    def run(self, **kw):
+        return self.program.run(**kw)
 
 HELPERS = """
 __aicore__ inline uint32_t CeilDivision(uint32_t a, uint32_t b) { return (a + b - 1) / b; }

@@ -310,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         # `file:line: message` when it has a source line (the build module is loaded only for programs)
         build = sys.modules.get("ascsim.program.build")
         if build is not None and isinstance(e, build.BuildError) and e.output:
-            print(f"ascsim: {one_line(str(e))}:", file=sys.stderr)
+            print(f"ascsim: {one_line(e.message)}:", file=sys.stderr)
             print(e.output, file=sys.stderr)
             return 2
         msg = one_line(str(e))

@@ -148,9 +148,12 @@ def traced_scenario(args: argparse.Namespace, workdir: Path):  # noqa: ANN201
 
     run = run_program(args, capture=True)
     n = len(run.trace)
-    if args.call is None or not 0 <= args.call < n:
+    if args.call is None:
         raise AscsimError(f"{Path(args.file).name}: give --call N, one of the program's {n} instruction and "
                           "register calls (see `ascsim run`)")
+    if not 0 <= args.call < n:
+        raise AscsimError(f"{Path(args.file).name}: call {args.call} does not exist (the kernel made {n} "
+                          "instruction and register calls; see `ascsim run`)")
     return load_scenario(write_scenario(run, workdir / "trace.toml")), run.trace[args.call]
 
 

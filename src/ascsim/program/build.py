@@ -38,8 +38,10 @@ from .headers import generated_header, include_dir, runtime_source
 from .source import Entry, kernel_entries, rewrite_launches
 
 #: Flags of every compile: C++17 (what the Ascend C toolchain compiles), no warnings (a CPU build of
-#: device code warns about what the device build does not), the first errors only.
-BASE_FLAGS = ("-std=c++17", "-w", "-ferror-limit=20")
+#: device code warns about what the device build does not), the first errors only, and narrowing in a braced
+#: initialiser allowed: the doc pages' own examples pass uint32_t variables to uint16_t struct members in
+#: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md C23).
+BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20")
 #: Optimisation of the program (scalar loops run natively at this speed).
 OPT = "-O1"
 #: Limits of one compiler run: a hostile source must not take the machine.
@@ -52,6 +54,9 @@ class BuildError(AscsimError):
     def __init__(self, message: str, output: str = "") -> None:
         super().__init__(message)
         self.output = output
+
+    def __str__(self) -> str:
+        return f"{self.message}:\n{self.output}" if self.output else self.message
 
 
 def ascsim_cache_dir() -> Path:
@@ -98,7 +103,8 @@ def find_compiler() -> Compiler:
             candidates.append(((path,), "PATH"))
     for argv, source in candidates:
         try:
-            r = subprocess.run([*argv, "--version"], capture_output=True, text=True, timeout=120)
+            r = subprocess.run([*argv, "--version"], capture_output=True, text=True, timeout=120,
+                               env=_compiler_env())
         except (OSError, subprocess.TimeoutExpired):
             continue
         if r.returncode == 0:
@@ -119,10 +125,20 @@ def _limits() -> None:  # runs in the compiler's child process
         pass
 
 
+def _compiler_env() -> dict[str, str]:
+    """The compiler's environment: zig needs a cache directory, which it finds through $HOME; give it its
+    usual one explicitly so a caller with a bare environment (no HOME) still compiles, sharing the cache."""
+    env = dict(os.environ)
+    if "ZIG_GLOBAL_CACHE_DIR" not in env:
+        base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        env["ZIG_GLOBAL_CACHE_DIR"] = str(Path(base) / "zig")
+    return env
+
+
 def _run(argv: list[str], timeout: float, what: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                              preexec_fn=_limits)
+                              preexec_fn=_limits, env=_compiler_env())
     except subprocess.TimeoutExpired:
         raise BuildError(f"{what}: the compiler ran past {timeout:.0f} s (--compile-timeout)") from None
     except OSError as e:
@@ -321,7 +337,7 @@ class Driver:
             else:
                 raise BuildError(f"{src}: the entry {e.name} is a template: give its arguments with "
                                  f"--template {','.join(f'{n}=...' for n in names)}")
-        callee = e.name + (f"<{', '.join(targs)}>" if targs else "")
+        callee = e.name + (f"<{', '.join(targs)}>" if e.template else "")  # a template: <...> even if empty
         params = ", ".join(f'"{p.name}"' for p in e.params)
         return (f"\nint main() {{ return ::ascsim::rt::drive_kernel(\"{callee}\", &{callee}, "
                 f"{{{params}}}); }}\n")

@@ -73,9 +73,15 @@ def _key(run: Any, t: LocalTensor) -> tuple:
 
 
 def _groups(run: Any) -> dict[tuple, _Group]:
+    """Tensor groups named after what they are: a GM group after its kernel parameter (a kernel-only file)
+    or its allocation ("gm0", "gm1", ... in allocation order), an on-chip group after its position and
+    address ("b1_2000")."""
     groups: dict[tuple, _Group] = {}
-    used: set[str] = set()
     labels = {start: name for name, (start, _) in run.server.bindings.items()}
+    for i, start in enumerate(sorted(run.gm.live)):
+        labels.setdefault(start, f"gm{i}")
+    used: set[str] = set(labels.values())
+    taken: set[str] = set()  # names given to a group
     for call in run.trace:
         for k in _TENSOR_KEYS:
             t = call.step.get(k)
@@ -89,8 +95,11 @@ def _groups(run: Any) -> dict[tuple, _Group]:
             key = _key(run, t)
             g = groups.get(key)
             if g is None:
-                root = labels.get(base, k) if t.position == "GM" else k
-                groups[key] = _Group(_unique(root, used), t.memory.name, t.position, t.dtype, lo, hi, base)
+                name = labels.get(base, "") if t.position == "GM" else ""
+                if not name or name in taken:  # (one allocation viewed as two element types: two tensors)
+                    name = _unique(name or f"{t.position.lower()}_{t.offset:x}", used)
+                taken.add(name)
+                groups[key] = _Group(name, t.memory.name, t.position, t.dtype, lo, hi, base)
             else:
                 g.start, g.end = min(g.start, lo), max(g.end, hi)
     return groups

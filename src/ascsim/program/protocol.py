@@ -5,7 +5,7 @@ A frame is a little-endian u32 length and that many bytes, the first a kind:
 program -> engine
     H  hello: u32 protocol version, u32 pid, u64 GM base address, u64 GM reservation size
     D  define: u8 what ('o' operation, 'l' source line, 't' struct type), u32 id, str name,
-       [str fields for 't'], u32 line
+       [str fields for 't'], u32 line, [u32 column for 'l']
     C  call: i32 block (-1: the host), u32 operation id, u32 line id, then tagged values to the frame's end
     F  fault (from a signal handler): u32 signal, u64 address, i32 block
 engine -> program

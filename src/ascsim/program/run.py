@@ -130,17 +130,25 @@ class ProgramRun:
             raise AscsimError("the program launched no kernel")
         return self.cores[0]
 
-    def read_gm(self, name: str) -> bytes:
-        """The bytes of kernel parameter `name` (a kernel-only file's --gm binding) after the run."""
+    def read_gm(self, name: str, dtype: str | DType | None = None, shape: tuple[int, ...] | None = None
+                ) -> Any:
+        """Kernel parameter `name` (a kernel-only file's --gm binding) after the run: its bytes, or with
+        `dtype` its values (all of them, or `shape`)."""
         start, nbytes = self.server.bindings[name]
-        return self.gm.data[start : start + nbytes].tobytes()
+        raw = self.gm.data[start : start + nbytes].tobytes()
+        if dtype is None:
+            return raw
+        dt = get_dtype(dtype)
+        return _decode(raw, dt, shape if shape is not None else (nbytes * 8 // dt.bits,))
 
 
 class Program:
-    """A built program (whole program, or a kernel-only file driven by ascsim)."""
+    """A built program (whole program, or a kernel-only file driven by ascsim). `name`: how messages name
+    the source file (default: its file name)."""
 
-    def __init__(self, built: Built) -> None:
+    def __init__(self, built: Built, name: str | None = None) -> None:
         self.built = built
+        self.name = name or built.source.name
 
     @property
     def path(self) -> Path:
@@ -173,7 +181,9 @@ class Program:
             gm_spec.setdefault(p.name, (None, 0))  # unbound: touching it stops with its name
         races_checker = GmRaceChecker(strict=strict) if races and GmRaceChecker is not None else None
         server = Server(self.built.chip, strict=strict, gm_limit=gm_limit, bindings=gm_spec, blocks=blocks,
-                        preload=dict(preload or {}), gm_races=races_checker)
+                        preload=dict(preload or {}), gm_races=races_checker,
+                        names={str(self.built.source.resolve()): self.name})
+        server.vector_entries = {e.name for e in self.built.entries if e.vector}
         t0 = time.monotonic()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -395,22 +405,24 @@ def _read(f: Any) -> str:
 
 
 def load_program(path: str | Path, chip: str = "a2", *, includes: Sequence[str] = (),
-                 defines: Mapping[str, str] | None = None, compile_timeout: float = 600.0) -> Program:
-    """Build a program with a `main` (cached by content) for `chip`."""
+                 defines: Mapping[str, str] | None = None, compile_timeout: float = 600.0,
+                 name: str | None = None) -> Program:
+    """Build a program with a `main` (cached by content) for `chip`; `name` is how messages name the file."""
     return Program(build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}),
-                         timeout=compile_timeout))
+                         timeout=compile_timeout), name)
 
 
 def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] | None = None, *,
                 entry: str | None = None, template: Mapping[str, Any] | None = None,
-                includes: Sequence[str] = (), compile_timeout: float = 600.0) -> Program:
+                includes: Sequence[str] = (), compile_timeout: float = 600.0, name: str | None = None
+                ) -> Program:
     """Build a kernel-only file (its `__global__` entry driven by ascsim: `run(gm=...)` binds its GM
     pointer parameters by name). `template` gives the entry's template arguments (ints, bools, type names).
-    A file with a `main` is built as a program (`run(args=...)`)."""
+    A file with a `main` is built as a program (`run(args=...)`). `name` is how messages name the file."""
     drv = Driver(entry, {k: _template_text(v) for k, v in (template or {}).items()}, required=False)
     built = build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}), driver=drv,
                   timeout=compile_timeout)
-    return Program(built)
+    return Program(built, name)
 
 
 def _template_text(v: Any) -> str:

@@ -22,16 +22,29 @@ from typing import Any
 
 import numpy as np
 
+from .. import params
 from ..base.errors import AscsimError, HazardWarning, NotImplementedFeature, cpp_rejects
 from ..core import Core
 from ..engine.record import ExecReport
-from ..engine.sync import Access, PipeCall, SyncChecker, SyncReport, call_accesses
+from ..engine.sync import Access, PipeCall, SyncChecker, SyncReport, SyncWarning, call_accesses
 from ..isa import table
 from ..machine.chips import ChipProfile
+from ..machine.dtypes import Bits as RawBits
 from ..machine.dtypes import DType
 from ..machine.memory import LocalTensor, SharedGlobalMemory
 from . import protocol as P
 from .values import Converter, ProgramError, dtype_of
+
+#: The C++ names of the runtime's operations (for messages).
+API_NAMES = {
+    "gm_malloc": "aclrtMalloc", "gm_free": "aclrtFree", "sync_stream": "aclrtSynchronizeStream",
+    "get_value": "GetValue", "set_value": "SetValue", "gm_get_value": "GlobalTensor::GetValue",
+    "gm_set_value": "GlobalTensor::SetValue", "set_flag": "SetFlag", "wait_flag": "WaitFlag",
+    "pipe_barrier": "PipeBarrier", "sync_all": "SyncAll", "cross_set": "CrossCoreSetFlag",
+    "cross_wait": "CrossCoreWaitFlag", "event_alloc": "AllocEventID", "event_release": "ReleaseEventID",
+    "init_soc_state": "InitSocState", "dump_tensor": "DumpTensor", "block_end": "the end of a block",
+    "gm_param": "the binding of a kernel parameter", "kernel_config": "the kernel launch",
+}
 
 #: How many cross-core flag counts a core may hold (CrossCoreSetFlag(ISASI).md: "计数范围为0-15").
 CROSS_FLAG_MAX = 15
@@ -91,7 +104,7 @@ def _instruction_of(op: table.Op, kwargs: dict[str, Any]) -> tuple[table.Instruc
             if form.fixed and any(kwargs.get(k, v) != v for k, v in form.fixed.items()):
                 continue
             ok = all(isinstance(kwargs.get(n), tuple(ts)) for n, ts in form.structs.items() if n in kwargs)
-            if form.when is not None and form.when not in kwargs:
+            if form.when is not None and form.when not in {op.arg(n).step_key for n in kwargs}:
                 continue
             if ok:
                 return ins, form
@@ -107,12 +120,16 @@ class Server:
     def __init__(self, chip: ChipProfile, *, strict: bool = False, gm_limit: int = 4 << 30,
                  bindings: dict[str, tuple[bytes | None, int]] | None = None, blocks: int = 1,
                  preload: dict[str, dict[int, bytes]] | None = None, sync_checker: Any = SyncChecker,
-                 gm_races: Any = None) -> None:
+                 gm_races: Any = None, names: dict[str, str] | None = None) -> None:
         self.chip = chip
         self.strict = strict
+        self.names = names or {}  # absolute source path -> the path as the user gave it
+        self.vector_entries: set[str] = set()  # __vector__ kernels (the build found them)
         self.gm = SharedGlobalMemory(capacity=1 << 36, limit=gm_limit)
         self.ops: dict[int, str] = {}
-        self.sites: dict[int, str] = {}
+        self.sites: dict[int, str] = {}  # file:line (sync findings, the trace)
+        self.columns: dict[int, str] = {}  # file:line:column (errors and the instructions' warnings)
+        self.at = ""  # the current call's file:line:column
         self.structs: dict[int, tuple[str, tuple[str, ...]]] = {}
         self.table_ops = {op.method: op for op in table.operations()}
         self.trace: list[TraceCall] = []
@@ -145,7 +162,7 @@ class Server:
             "gm_malloc": self._gm_malloc, "gm_free": self._gm_free, "gm_param": self._gm_param,
             "kernel_config": self._kernel_config, "sync_stream": self._sync_stream,
             "not_modelled": self._not_modelled, "runtime_error": self._runtime_error,
-            "not_a_gm_param": self._not_a_gm_param,
+            "not_a_gm_param": self._not_a_gm_param, "aiv_only": self._aiv_only,
             "init_soc_state": self._init_soc_state, "dump_tensor": self._dump_tensor,
         }
 
@@ -197,8 +214,10 @@ class Server:
         if what == 0x6F:  # o
             self.ops[ident] = name
         elif what == 0x6C:  # l
-            line = r.u32()
-            self.sites[ident] = f"{short_path(name)}:{line}"
+            line, column = r.u32(), r.u32()
+            path = self.names.get(name) or short_path(name)
+            self.sites[ident] = f"{path}:{line}"
+            self.columns[ident] = f"{path}:{line}:{column}" if column else f"{path}:{line}"
         elif what == 0x74:  # t
             fields_ = tuple(f.strip() for f in r.str().split(",") if f.strip())
             self.structs[ident] = (name.rsplit("::", 1)[-1], fields_)
@@ -209,10 +228,12 @@ class Server:
         block, op_id, site_id = r.i32(), r.u32(), r.u32()
         name = self.ops.get(op_id)
         where = self.sites.get(site_id, "?")
+        self.at = self.columns.get(site_id, where)
         if name is None:
             raise P.BridgeError(f"operation {op_id} used before its definition")
         values = r.values(self.structs)
-        self.last_call = f"the launch of {values[0]}" if name == "launch" and values else f"{name} at {where}"
+        api = "the launch of " + str(values[0]) if name == "launch" and values else API_NAMES.get(name, name)
+        self.last_call = api if name == "launch" else f"{api} at {where}"
         try:
             op = self.table_ops.get(name)
             if op is not None:
@@ -225,7 +246,7 @@ class Server:
         except Stop as s:
             self.error = s.error
         except AscsimError as e:
-            self.error = e.relocated(f"{where}: ") if not str(e).startswith(where) else e
+            self.error = e if str(e).startswith(where) else e.relocated(f"{self.at}: ")
 
     # -- blocks
     # -----------------------------------------------------------------------------------------------
@@ -235,12 +256,14 @@ class Server:
         return self.launch.blocks[index]
 
     def _warned(self, where: str, fn: Callable[[], Any]) -> Any:
-        """Run `fn`, turning the engine's warnings into located ones (strict: the Core raises instead)."""
+        """Run `fn`, turning the engine's warnings into located ones (strict: the Core raises instead); a
+        sync finding names its lines itself."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out = fn()
         for w in caught:
-            msg = f"{where}: {w.message}"
+            text = str(w.message)
+            msg = text if issubclass(w.category, SyncWarning) else f"{where}: {text}"
             if msg not in self.warnings:
                 self.warnings.append(msg)
             cat = w.category if issubclass(w.category, Warning) else HazardWarning
@@ -259,7 +282,7 @@ class Server:
         ins, form = _instruction_of(op, kwargs)
         self.last_call = f"{ins.name} at {where}"
         atomic = core.regs.atomic is not None
-        report = self._warned(where, lambda: getattr(core, op.method)(**kwargs))
+        report = self._warned(self.at, lambda: getattr(core, op.method)(**kwargs))
         rep = report if isinstance(report, ExecReport) else None
         writes = [kwargs[a.name] for a in op.args if a.kind == table.TENSOR and a.writes
                   and isinstance(kwargs.get(a.name), LocalTensor)]
@@ -287,6 +310,10 @@ class Server:
     # -- launches -----------------------------------------------------------------------------------------
     def _launch(self, index: int, where: str, values: list) -> None:
         callee, dim = values[0], int(values[1])
+        base = callee.split("<", 1)[0].split("::")[-1].strip()
+        if base in self.vector_entries:
+            raise NotImplementedFeature(f"{callee} is an AIV-only kernel (__vector__): it runs on the vector "
+                                        "cores, which ascsim does not model (it runs the cube core)")
         if index >= 0:
             raise ProgramError(f"{callee}<<<...>>> launched from a kernel (block {index})")
         if dim == 0:
@@ -588,6 +615,11 @@ class Server:
         raise NotImplementedFeature(f"{values[0]} is declared by ascsim's headers but not modelled "
                                     "(docs/cpp.md \"What is modelled\")")
 
+    def _aiv_only(self, index: int, where: str, values: list) -> None:
+        raise NotImplementedFeature(f"an AIV-only kernel ({values[0]}): it runs on the vector cores, which "
+                                    "ascsim does not model (it runs the cube core: AIC-only and mix kernels' "
+                                    "cube side)")
+
     def _not_a_gm_param(self, index: int, where: str, values: list) -> None:
         raise ProgramError(f"kernel parameter '{values[0]}' is not a GM pointer: a kernel-only file's entry "
                            "takes GM pointers, bound with --gm NAME=FILE")
@@ -619,8 +651,24 @@ def _step(ins: table.Instruction, form: table.Form, kwargs: dict[str, Any]) -> d
     step: dict[str, Any] = {"call": ins.name}
     for a in form.step_args():
         if a.name in kwargs:
-            step[a.step_key] = kwargs[a.name]
+            step[a.step_key] = _step_value(a, kwargs[a.name])
     return step
+
+
+def _step_value(a: table.Arg, v: Any) -> Any:
+    """A call's value as a scenario step spells it (docs/scenarios.md)."""
+    if a.step == "load3d_config":
+        return {"isSetFMatrix": bool(v.isSetFMatrix), "isSetPadding": bool(v.isSetPadding)}
+    if a.step == "fixpipe_config":
+        for name in ("CFG_ROW_MAJOR", "CFG_NZ", "CFG_COLUMN_MAJOR"):
+            if getattr(params, name) == v:
+                return name
+        return "CFG_ROW_MAJOR"
+    if a.step == "padding_mode":
+        return v.name
+    if isinstance(v, RawBits):
+        return v
+    return v
 
 
 def element_span(t: LocalTensor, index: int) -> tuple[int, int]:

@@ -26,6 +26,8 @@ from ..base.errors import AscsimError
 
 #: The mark ascsim's keywords.h puts on every `__global__` function.
 GLOBAL_MARK = '__attribute__((annotate("ascsim.global")))'
+#: ... and every `__vector__` one (a vector-core kernel).
+VECTOR_MARK = '__attribute__((annotate("ascsim.vector")))'
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _CLOSE = {")": "(", "]": "[", "}": "{"}
@@ -194,6 +196,7 @@ class Entry:
     params: tuple[Param, ...]
     template: tuple[Param, ...]
     line: int
+    vector: bool = False  # declared __vector__: a vector-core kernel
 
 
 def _split_top(s: str) -> list[str]:
@@ -235,6 +238,12 @@ def kernel_entries(text: str) -> list[Entry]:
     i = text.find(GLOBAL_MARK)
     while i >= 0:
         k = i + len(GLOBAL_MARK)
+        while True:  # past further attributes (__vector__'s mark)
+            while k < len(text) and text[k].isspace():
+                k += 1
+            if not text.startswith("__attribute__", k):
+                break
+            k = _until(text, k + len("__attribute__") + 1, ")") + 1
         paren = text.find("(", k)
         if paren < 0:
             break
@@ -249,6 +258,8 @@ def kernel_entries(text: str) -> list[Entry]:
             m = re.search(r"template\s*<([^;{}]*)>\s*(?:extern\s*\"C\"\s*)?$", head)
             if m:
                 template = tuple(_param(p) for p in _split_top(m.group(1)))
-            found.setdefault(name, Entry(name, params, template, text.count("\n", 0, i) + 1))
+            start = max(text.rfind(";", 0, i), text.rfind("}", 0, i))
+            vector = VECTOR_MARK in text[start + 1 : paren]
+            found.setdefault(name, Entry(name, params, template, text.count("\n", 0, i) + 1, vector))
         i = text.find(GLOBAL_MARK, close)
     return list(found.values())

@@ -135,10 +135,10 @@ Reply read_reply() {
 
 std::mutex& g_intern_mutex = *new std::mutex;
 std::unordered_map<std::string, uint32_t> g_ops;
-std::map<std::pair<const void*, unsigned>, uint32_t> g_sites;
+std::map<std::pair<const void*, unsigned long long>, uint32_t> g_sites;
 std::unordered_map<std::string, uint32_t> g_structs;
 
-void define(uint8_t what, uint32_t id, const char* a, const char* b, uint32_t n) {
+void define(uint8_t what, uint32_t id, const char* a, const char* b, uint32_t n, uint32_t n2 = 0) {
     std::vector<uint8_t> keep;
     keep.swap(g_out);  // a definition may be needed while a call frame is being built
     frame_begin('D');
@@ -147,6 +147,7 @@ void define(uint8_t what, uint32_t id, const char* a, const char* b, uint32_t n)
     put_str(a);
     if (b) put_str(b);
     put_le<uint32_t>(n);
+    if (what == 'l') put_le<uint32_t>(n2);
     frame_send();
     g_out.swap(keep);
 }
@@ -163,12 +164,13 @@ uint32_t op_id(const char* name) {
 
 uint32_t site_id(Site s) {
     std::lock_guard<std::mutex> lock(g_intern_mutex);
-    auto key = std::make_pair(static_cast<const void*>(s.file), s.line);
+    auto key = std::make_pair(static_cast<const void*>(s.file),
+                              static_cast<unsigned long long>(s.line) << 32 | s.column);
     auto it = g_sites.find(key);
     if (it != g_sites.end()) return it->second;
     uint32_t id = static_cast<uint32_t>(g_sites.size());
     g_sites.emplace(key, id);
-    define('l', id, s.file ? s.file : "?", nullptr, s.line);
+    define('l', id, s.file ? s.file : "?", nullptr, s.line, s.column);
     return id;
 }
 
@@ -485,6 +487,13 @@ void not_modelled(const char* api, Site site) {
     c.str(api);
     c.send();
     die_quietly();  // the engine replies 'q'; never reached
+}
+
+void kernel_type(int type, const char* file, unsigned line) {
+    if (type != 0 && type != 7) return;  // KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_VECTORCORE
+    Call c("aiv_only", Site{file, line, 0});
+    c.str("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)");
+    c.send();
 }
 
 int block_idx() { return t_block; }

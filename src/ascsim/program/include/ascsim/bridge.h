@@ -20,9 +20,11 @@ namespace rt {
 struct Site {
     const char* file;
     unsigned line;
+    unsigned column = 0;
 };
 
-#define ASCSIM_SITE ::ascsim::rt::Site ascsim_site = ::ascsim::rt::Site{__builtin_FILE(), __builtin_LINE()}
+#define ASCSIM_SITE \
+    ::ascsim::rt::Site ascsim_site = ::ascsim::rt::Site{__builtin_FILE(), __builtin_LINE(), __builtin_COLUMN()}
 
 // Value tags of the wire format (protocol.py TAGS).
 enum Tag : uint8_t {

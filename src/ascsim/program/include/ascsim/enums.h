@@ -56,6 +56,7 @@ ASCSIM_ENUM_NAMES(QuantMode_t, "QuantMode_t", NoQuant, F322F16, F322BF16, DEQF16
                   VQF322F16_PRE, QF322BF16_PRE, VQF322BF16_PRE, QF322F32_PRE, VQF322F32_PRE)
 
 namespace AscendC {
+using ::QuantMode_t;  // programs spell it both ways (AscendC::QuantMode_t::F322F16 and QuantMode_t::F322F16)
 constexpr int32_t MIX = 0;
 constexpr int32_t AIC = 1;
 constexpr int32_t AIV = 2;

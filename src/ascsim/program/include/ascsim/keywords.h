@@ -22,15 +22,35 @@
 #define __simd_vf__
 #define __simd_callee__
 #define __cube__
-#define __vector__
+#define __vector__ __attribute__((annotate("ascsim.vector")))  // a vector-core kernel: ascsim refuses it
 #define __mix__(a, b)
 #define __sync_alias__
 #define __sync_noalias__
 #define __check_sync_alias__
 
 #define GM_ADDR __gm__ uint8_t*
-#define KERNEL_TASK_TYPE(key, value)
-#define KERNEL_TASK_TYPE_DEFAULT(value)
+// The kernel type (Kernel-Tiling/设置Kernel类型): an AIV-only kernel runs on the vector cores, which ascsim
+// does not model, so saying so stops the run; the others run their cube (AIC) side.
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY = 0,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX,
+};
+namespace ascsim {
+namespace rt {
+void kernel_type(int type, const char* file, unsigned line);
+}
+}  // namespace ascsim
+#define KERNEL_TASK_TYPE(key, value) ::ascsim::rt::kernel_type(value, __FILE__, __LINE__)
+#define KERNEL_TASK_TYPE_DEFAULT(value) ::ascsim::rt::kernel_type(value, __FILE__, __LINE__)
 #define ENABLE_FEATURE_FOR_COMPILE(...)
 
 #ifndef likely

@@ -32,6 +32,13 @@ ASCSIM_TYPE_NAME_OUTER(::ascsim::mx_fp8_e4m3_t, "mx_fp8_e4m3_t")
 ASCSIM_TYPE_NAME_OUTER(::ascsim::mx_fp8_e5m2_t, "mx_fp8_e5m2_t")
 ASCSIM_TYPE_NAME_OUTER(::ascsim::int4b_t, "int4b_t")
 
+namespace AscendC {
+template <class T, class U>
+struct IsSameType {
+    static constexpr bool value = std::is_same<T, U>::value;
+};
+}  // namespace AscendC
+
 namespace ascsim {
 namespace rt {
 // Bits per element: 4 for the packed types (two elements per byte), else 8 * sizeof.

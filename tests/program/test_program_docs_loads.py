@@ -18,11 +18,11 @@ import warnings
 import numpy as np
 import pytest
 from support.doc_fractals import cdiv, nz, pad2, unlayout, zz
-from support.doc_kernels import LOAD3D_FLOAT, K, M, memory_view, run_doc_kernel, run_kernel
+from support.doc_kernels import LOAD3D_FLOAT, K, Kernel, M, memory_view, run_doc_kernel, run_kernel
 
 from ascsim import HazardWarning
-from ascsim.frontend import Kernel
 from ascsim.machine.memory import MARKER
+from ascsim.program import BuildError
 
 MARK16 = MARKER | MARKER << 8
 
@@ -219,6 +219,10 @@ repeatParams.dstStride = CeilDivision(m, fractalShape[0]);
 AscendC::SetLoadDataRepeat(repeatParams);
 AscendC::LoadData(a2Local, a1Local, loadDataParams);
 """
+# The C++ API's LoadDataRepeatParam has no dstStride on 950 (kernel_struct_mm.h:467-496: the 4-field form is
+# 3102/5102 only; docs/divergences.md C24), so the page's statement does not compile; without it the plain
+# LoadData writes the dense stride itself (dav_3510 kernel_operator_mm_impl.h:877-886), the same 3 fractals.
+REPEAT_CPP = REPEAT.replace("repeatParams.dstStride = CeilDivision(m, fractalShape[0]);\n", "")
 REPEAT_WITH_STRIDE = """
 AscendC::LoadDataRepeatParamWithStride repeatParams;
 repeatParams.repeatTime = 1;
@@ -237,7 +241,7 @@ FMATRIX = ("    uint8_t padList[AscendC::PAD_SIZE] = {0, 0, 0, 0};\n"
 
 
 @pytest.mark.parametrize("chip,setter", [
-    ("a2", BOUNDARY), ("a2", PADDING), ("950", PADDING), ("950", REPEAT), ("950", REPEAT_WITH_STRIDE),
+    ("a2", BOUNDARY), ("a2", PADDING), ("950", PADDING), ("950", REPEAT_CPP), ("950", REPEAT_WITH_STRIDE),
 ], ids=["boundary-a2", "padding-a2", "padding-950", "repeat-950", "repeat-with-stride-950"])
 def test_load3d_register_examples(chip: str, setter: str) -> None:
     """A given as [k, m] float (Nz of Aᵀ in L1), Load3D v2 with enTranspose: L0A holds A as the chip's L0A
@@ -252,6 +256,15 @@ def test_load3d_register_examples(chip: str, setter: str) -> None:
     l0 = memory_view(run, "L0A", np.float32, 48 * 96)
     got = unlayout(l0, zz if chip == "a2" else nz, 40, 80 if chip == "a2" else 96, 8)
     np.testing.assert_array_equal(got[:, :K], a)
+
+
+def test_repeat_page_dst_stride_is_not_a_950_member_of_the_cpp_struct() -> None:
+    """SetLoadDataRepeat.md 表2 gives LoadDataRepeatParam a dstStride on 950; the C++ API does not (the
+    compiler names the member)."""
+    rng = np.random.default_rng(21)
+    a1 = nz(pad2(rng.integers(-9, 9, (K, M)).astype(np.float32), cdiv(K, 16) * 16, cdiv(M, 8) * 8), 8)
+    with pytest.raises(BuildError, match="no member named 'dstStride' in 'AscendC::LoadDataRepeatParam'"):
+        run_doc_kernel(PARAMS + REPEAT, "float", a1, np.zeros(8, np.float32), chip="950", context=CONTEXT)
 
 
 # -- LoadData_2D_BitMode.md 调用示例 一 and 二 (950): a 32 x 32 half Nz matrix, L1 -> L0A Nz2Nz

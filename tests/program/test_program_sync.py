@@ -15,11 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.doc_kernels import Kernel
 from support.doc_kernels import source_line as _line
 from support.paths import EXAMPLES, SRC
 
 from ascsim.engine.sync import Access, PipeCall, SyncChecker, SyncError, SyncWarning
-from ascsim.frontend import Kernel, Output
+from ascsim.program import Output
 
 PINGPONG = (EXAMPLES / "matmul_pingpong.cpp").read_text()
 TQUE = (EXAMPLES / "matmul_tque.cpp").read_text()

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from support.doc_fractals import cdiv, doc_densify, nz, pad2, unlayout, zn, zz
-from support.doc_kernels import HELPERS, LOAD3D_FLOAT, K, M, N, memory_view, run_doc_kernel
+from support.doc_kernels import HELPERS, LOAD3D_FLOAT, K, Kernel, M, N, memory_view, run_doc_kernel
 
-from ascsim.frontend import Kernel, Output
+from ascsim.program import Output
 
 # -- LoadDataWithTranspose.md 调用示例, blocks 2 (int8_t), 3 (half), 4 (float): m = 40, k = 70, n = 50
 

@@ -20,8 +20,8 @@ from support.doc_fractals import nz
 from support.doc_kernels import run_kernel
 from support.fixpipe_goldens import SIGN, golden_b8, golden_deq
 
-from ascsim.frontend import Output
 from ascsim.machine.memory import MARKER
+from ascsim.program import Output
 
 HELPERS = """
 __aicore__ inline uint32_t CeilDivision(uint32_t a, uint32_t b) { return (a + b - 1) / b; }

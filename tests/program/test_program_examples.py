@@ -20,7 +20,7 @@ from support.doc_fractals import doc_densify, zn
 from support.mx_reference import mx_reference, random_codes
 from support.paths import EXAMPLES, SRC
 
-from ascsim.frontend import Output, load_kernel
+from ascsim.program import Output, load_kernel
 
 
 def _matmul_inputs(seed: int = 0, m: int = 32, k: int = 128, n: int = 32):
@@ -146,7 +146,7 @@ def test_bin_output_and_raw_input(tmp_path: Path) -> None:
     a, b, ref = _matmul_inputs(seed=3)
     a.tofile(tmp_path / "a.bin")
     b.tofile(tmp_path / "b.bin")
-    from ascsim.frontend import parse_gm
+    from ascsim.program import parse_gm
 
     gm = dict(
         parse_gm(s)
