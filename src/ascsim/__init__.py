@@ -17,7 +17,8 @@ __version__ = "0.1.0"
 _WHERE: dict[str, str] = {
     "ALL_CHIPS": "machine.chips", "get_chip": "machine.chips", "Core": "core", "get_dtype": "machine.dtypes",
     "Bits": "machine.dtypes", "LocalTensor": "machine.memory", "Memory": "machine.memory", "History": "view",
-    "load_kernel": "frontend",
+    "load_kernel": "program",
+    "load_program": "program",
     "expect": "expectations", "img2col": "expectations", "LayoutMismatch": "expectations",
     **{n: "base.errors" for n in (
         "AlignmentError", "AscsimError", "BoundsError", "DocConflictError", "DocConflictWarning",
@@ -56,7 +57,7 @@ if TYPE_CHECKING:  # what static tools see
     )
     from .core import Core  # noqa: F401
     from .expectations import LayoutMismatch, expect, img2col  # noqa: F401
-    from .frontend import load_kernel  # noqa: F401
+    from .program import load_kernel, load_program  # noqa: F401
     from .machine.chips import ALL_CHIPS, get_chip  # noqa: F401
     from .machine.dtypes import Bits, get_dtype  # noqa: F401
     from .machine.memory import LocalTensor, Memory  # noqa: F401

@@ -127,7 +127,7 @@ def test_no_module_imports_another_modules_private_names() -> None:
 INNER_IMPORTS = {
     "ascsim.cli.main": "start-up: each command imports its work when it runs",
     "ascsim.cli.demo": "start-up",
-    "ascsim.cli.kernel": "start-up",
+    "ascsim.cli.program": "start-up",
     "ascsim.cli.plan": "start-up",
     "ascsim.engine.record": "the registered view slot (importlib: the record never imports pictures)",
     "ascsim.expectations": "matplotlib, only when a mismatch is drawn",

@@ -1,6 +1,7 @@
 """Every consumer of the instruction list derives it from the one table (ascsim.isa.table): each one's set of
-instructions is the table's, so an instruction added there reaches Core, the C++ facade, scenario files, the
-C++ front-end's binding, `ascsim cpp`, the sync checker's pipes and the planner's programs at once."""
+instructions is the table's, so an instruction added there reaches Core, the C++ facade, scenario files,
+`ascsim cpp`, the sync checker's pipes and the planner's programs at once (the compiled path's headers are
+checked against it in tests/program/test_headers.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 import ascsim.ascendc as AscendC
 from ascsim import Core
 from ascsim.engine.sync import PIPES
-from ascsim.frontend import api
 from ascsim.isa import table
 from ascsim.isa.table import INSTRUCTIONS, STRUCT, TENSOR, VALUE, operations, pipe_of
 from ascsim.planner.program import Call
@@ -43,11 +43,6 @@ def test_ascendc_spells_every_table_name() -> None:
 
 def test_scenario_calls_are_the_table_names() -> None:
     assert set(CALLS) == NAMES
-
-
-def test_frontend_binds_every_table_name() -> None:
-    assert set(api.API) == NAMES
-    assert not set(api.UNMODELLED) & NAMES
 
 
 def test_every_instruction_has_a_pipe_and_every_setter_none() -> None:

@@ -42,7 +42,8 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--strict", action="store_true", help="hazards and sync findings are errors")
     g.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="stop a program running longer than S seconds (default 600)")
-    g.add_argument("--compile-timeout", type=float, default=600.0, metavar="S", help=argparse.SUPPRESS)
+    g.add_argument("--compile-timeout", type=float, default=600.0, metavar="S",
+                   help="stop a compile running longer than S seconds (default 600)")
     g.add_argument("--gm-limit", type=float, default=4.0, metavar="GiB",
                    help="device memory the program may allocate (default 4 GiB)")
 

@@ -1,6 +1,6 @@
 """A plan as files: the scenario (TOML, docs/scenarios.md) with its GM inputs as raw byte files (the bytes
 the verification run wrote into GM), and the C++ kernel `ascsim cpp --kernel` makes of that scenario (the
-text the C++ front-end reads back, docs/cpp_frontend.md) — so `ascsim run plan.toml` and
+kernel the compiled path builds, docs/cpp.md) — so `ascsim run plan.toml` and
 `ascsim run plan.cpp --gm NAME_addr=data/NAME.bin ...` replay the very calls the verification ran, on the
 very data."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..frontend import Kernel
+from ..program import load_kernel
 from ..machine.dtypes import to_bytes
 from ..scenario import build, load_scenario
 from ..scenario.cpp import scenario_kernel
@@ -50,13 +50,13 @@ def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
 
 
 def run_cpp(scenario_path: str | Path, cpp_path: str | Path) -> dict[str, bytes]:
-    """Run an emitted kernel through the C++ front-end with the scenario's GM inputs; returns the bytes of
-    every GM tensor after the run (by scenario tensor name)."""
+    """Build and run an emitted kernel with the scenario's GM inputs; returns the bytes of every GM tensor
+    after the run (by scenario tensor name)."""
     sc = load_scenario(scenario_path)
     init = build(sc)
     gm = {f"{n}_addr": init.tensors[n].bytes().tobytes() for n, t in sc.tensors.items() if t.position == "GM"}
-    run = Kernel(cpp_path, sc.chip).run(gm=gm)
-    return {n: run.gm.read(f"{n}_addr")[: t.nbytes] for n, t in init.tensors.items() if t.position == "GM"}
+    run = load_kernel(cpp_path, sc.chip).run(gm=gm)
+    return {n: run.read_gm(f"{n}_addr")[: t.nbytes] for n, t in init.tensors.items() if t.position == "GM"}
 
 
 def write_plan(plan: Any, out_dir: str | Path, inputs: dict[str, np.ndarray], report: str = ""
