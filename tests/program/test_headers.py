@@ -104,7 +104,7 @@ def _fields(cls: type) -> list[str]:
 
 #: Dataclass fields the C++ struct lacks (the engine's default stands): the C++ API's LoadDataRepeatParam has
 #: dstStride only on arches ascsim does not model (3102 / 5102); 950 code passes it in
-#: LoadDataRepeatParamWithStride (docs/divergences.md C24).
+#: LoadDataRepeatParamWithStride (docs/divergences.md B4).
 #: MmadParams.disableGemv is a 3510 member.
 OPTIONAL_ON = {("LoadDataRepeatParam", "a2"): {"dstStride"}, ("LoadDataRepeatParam", "950"): {"dstStride"},
                ("MmadParams", "a2"): {"disableGemv"}}

@@ -85,7 +85,8 @@ def test_a_missing_waitflag_is_reported_with_both_lines(tmp_path: Path, chip: st
     run, _, _ = _run(tmp_path, chip, 100, 70, 300, {"MINI_SYNC_BUG": ""})
     copy_in = _line_of(MINI / "tile_copy.hpp", "// mini:copy-in")
     load_a = _line_of(MINI / "tile_copy.hpp", "// mini:load-a-" + ("nz" if chip == "950" else "zz"))
-    raw = [r for r in run.sync_reports if r.kind == "RAW" and f"tile_copy.hpp:{load_a}: LoadData (MTE1)" in r.message]
+    where = f"tile_copy.hpp:{load_a}: LoadData (MTE1)"
+    raw = [r for r in run.sync_reports if r.kind == "RAW" and where in r.message]
     assert raw, [r.message for r in run.sync_reports]
     assert f"tile_copy.hpp:{copy_in} (MTE2) with no WaitFlag<MTE2_MTE1>" in raw[0].message
 

@@ -220,7 +220,7 @@ AscendC::SetLoadDataRepeat(repeatParams);
 AscendC::LoadData(a2Local, a1Local, loadDataParams);
 """
 # The C++ API's LoadDataRepeatParam has no dstStride on 950 (kernel_struct_mm.h:467-496: the 4-field form is
-# 3102/5102 only; docs/divergences.md C24), so the page's statement does not compile; without it the plain
+# 3102/5102 only; docs/divergences.md B4), so the page's statement does not compile; without it the plain
 # LoadData writes the dense stride itself (dav_3510 kernel_operator_mm_impl.h:877-886), the same 3 fractals.
 REPEAT_CPP = REPEAT.replace("repeatParams.dstStride = CeilDivision(m, fractalShape[0]);\n", "")
 REPEAT_WITH_STRIDE = """

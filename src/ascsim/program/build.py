@@ -40,7 +40,7 @@ from .source import Entry, kernel_entries, rewrite_launches
 #: Flags of every compile: C++17 (what the Ascend C toolchain compiles), no warnings (a CPU build of
 #: device code warns about what the device build does not), the first errors only, and narrowing in a braced
 #: initialiser allowed: the doc pages' own examples pass uint32_t variables to uint16_t struct members in
-#: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md C23).
+#: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md B3).
 BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20")
 #: Optimisation of the program (scalar loops run natively at this speed) ...
 OPT = "-O1"
