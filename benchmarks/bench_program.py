@@ -95,7 +95,7 @@ def bridge(tmp: Path, repeat: int, n: int) -> None:
         if setter:
             py = median_time(lambda core=core: core.set_padding_value(1.0, dtype="half"), number=2000)
         else:
-            py = median_time(lambda core=core: core.load_data(l0a, l1, p), number=2000)
+            py = median_time(lambda core=core, l0a=l0a, l1=l1, p=p: core.load_data(l0a, l1, p), number=2000)
         print(f"    {what:38s} C++ {per * 1e6:7.1f} us/call   Python Core {py * 1e6:7.1f} us/call   "
               f"ratio {per / py:5.2f}x   (run of 0 calls: {t0 * 1e3:.0f} ms)")
 

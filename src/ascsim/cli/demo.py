@@ -225,7 +225,8 @@ def _program_case(chip: str, rng: np.random.Generator, print_fn: Callable[[str],
     counts: dict[str, int] = {}
     for t in run.trace:
         counts[t.name] = counts.get(t.name, 0) + 1
-    stats = {"instructions": counts, "bytes_moved": sum(t.report.bytes_written for t in run.trace if t.report)}
+    moved = sum(t.report.bytes_written for t in run.trace if t.report)
+    stats = {"instructions": counts, "bytes_moved": moved}
     ok_sync = not run.sync_reports and not run.race_reports
     return _row("C++ kernel, 4 cores: matmul 64x64x64", chip, "half", stats, err if ok_sync else np.inf,
                 1e-4, secs)
