@@ -294,18 +294,20 @@ class Server:
             pipe = table.pipe_of(ins.name, dst, src, self.chip.key)
             if pipe is not None:
                 acc = call_accesses(rep, writes, reads)
-                self._sync(b, where, lambda: b.sync.instruction(PipeCall(ins.name, pipe, where, acc)))
-                self._gm_accesses(b, [a for a in acc if a.memory == "GM"], atomic, ins.name, where)
+                call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"))
+                seq = self._sync(b, where, lambda: b.sync.instruction(call))
+                self._gm_accesses(b, [a for a in acc if a.memory == "GM"], atomic, ins.name, where, pipe, seq)
         self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep))
         self.ch.ok()
 
-    def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> None:
-        self._warned(where, fn)
+    def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> Any:
+        return self._warned(where, fn)
 
-    def _gm_accesses(self, b: Block, acc: list[Access], atomic: bool, name: str, where: str) -> None:
+    def _gm_accesses(self, b: Block, acc: list[Access], atomic: bool, name: str, where: str, pipe: str,
+                     seq: int) -> None:
         if self.gm_races is not None and acc:
             self._warned(where, lambda: self.gm_races.access(b.index, acc, atomic=atomic, name=name,
-                                                             where=where))
+                                                             where=where, pipe=pipe, seq=seq))
 
     # -- launches -----------------------------------------------------------------------------------------
     def _launch(self, index: int, where: str, values: list) -> None:
@@ -342,10 +344,7 @@ class Server:
         self.ch.switch(0)
 
     def _new_checker(self) -> Any:
-        try:
-            return self._sync_checker(strict=self.strict, chip=self.chip.key)
-        except TypeError:
-            return self._sync_checker(strict=self.strict)
+        return self._sync_checker(strict=self.strict, chip=self.chip.key)
 
     def _nested_launch(self, index: int, where: str, values: list) -> None:
         raise ProgramError(f"{values[0]}<<<...>>> launched from inside a kernel")
@@ -410,7 +409,7 @@ class Server:
             return
         launch = self.launch
         assert launch is not None
-        self._sync(b, where, lambda: b.sync.barrier("ALL"))
+        self._sync(b, where, lambda: b.sync.barrier("ALL", where))
         target = launch.arrived.get(index, 0) + 1
         launch.arrived[index] = target
         if self.gm_races is not None and all(launch.arrived.get(x.index, 0) >= target for x in launch.blocks):
@@ -419,7 +418,7 @@ class Server:
                    f"{where} (SyncAll)")
 
     def _cross_set(self, index: int, where: str, values: list) -> None:
-        self.block(index, "CrossCoreSetFlag")
+        b = self.block(index, "CrossCoreSetFlag")
         mode, pipe, flag = int(values[0]), str(values[1]), int(values[2]) & 0xF
         self._cross_mode(mode, "CrossCoreSetFlag")
         if self.chip.key == "ascend950" and pipe in ("PIPE_MTE3", "PIPE_V"):
@@ -430,7 +429,9 @@ class Server:
         sets = launch.cross_sets.setdefault(flag, {})
         sets[index] = sets.get(index, 0) + 1
         if self.gm_races is not None:
-            self.gm_races.cross_set(index, flag, mode, where)
+            pipe_name = pipe.removeprefix("PIPE_")
+            self.gm_races.cross_set(index, flag, mode, where, pipe=pipe_name,
+                                    known=b.sync.release_point(pipe_name))
         self.ch.ok()
 
     def _cross_wait(self, index: int, where: str, values: list) -> None:
@@ -493,12 +494,13 @@ class Server:
         """TQueSync<src, dst>::SetFlag / WaitFlag: the flag of event SRC_DST."""
         src, dst = str(values[0]).removeprefix("PIPE_"), str(values[1]).removeprefix("PIPE_")
         origin = str(values[3])
-        self._flag(index, where, [f"{src}_{dst}", values[2], origin], wait=origin == "WaitFlag")
+        self._flag(index, where, [f"{src}_{dst}", values[2], f"TQueSync::{origin}"],
+                   wait=origin == "WaitFlag")
 
     def _barrier(self, index: int, where: str, values: list) -> None:
         b = self.block(index, "PipeBarrier")
         pipe = str(values[0]).removeprefix("PIPE_")
-        self._sync(b, where, lambda: b.sync.barrier(pipe))
+        self._sync(b, where, lambda: b.sync.barrier(pipe, where))
         self.ch.ok()
 
     def _event_alloc(self, index: int, where: str, values: list) -> None:
@@ -529,9 +531,9 @@ class Server:
         acc = [Access(t.memory.name, lo, hi, raw is not None)]
         if t.memory.name == "GM":
             t.memory.check_range(lo, hi - lo, f"GlobalTensor<{t.dtype.name}>::{api}({index})")
-        self._sync(b, where, lambda: b.sync.instruction(PipeCall(api, "S", where, acc)))
+        seq = self._sync(b, where, lambda: b.sync.instruction(PipeCall(api, "S", where, acc)))
         if t.memory.name == "GM":
-            self._gm_accesses(b, acc, False, api, where)
+            self._gm_accesses(b, acc, False, api, where, "S", seq)
         if raw is None:
             return read_element(t, index)
         write_element(t, index, raw)
