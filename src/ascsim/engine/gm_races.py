@@ -22,10 +22,11 @@ before block c's later calls when c has received (b, P) >= n. Two blocks' access
 (the exact runs of `Access`, ascsim.engine.sync), at least one a write, unordered, are a race — unless both
 are atomic writes (SetAtomicAdd / Max / Min: the hardware serialises the read-modify-writes, 原子操作/
 SetAtomicAdd.md), which accumulate. Reports name both blocks, both calls and both source lines; a repeated
-pair of lines is counted, not repeated. Memory is bounded: a block's accesses from one line, pipe and
-direction between two of its releases are merged into one entry (their bytes united, capped at MAX_RUNS
-runs, at the later call number — a superset, so a race may be reported in a merged gap, never missed), and
-entries every other block is ordered after are dropped.
+pair of lines is counted, not repeated. The history is kept per 4 KB page of GM (an access is split at page
+boundaries, so a check looks only at the entries of the pages it touches); memory is bounded: past
+`PAGE_CAP` entries on a page, the entries every other block is ordered after are dropped and the rest merged
+per (block, pipe, line, direction) — their bytes united, at the later call number (a superset: a race may then
+be reported where a block's two calls were ordered differently, never missed).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .sync import Access, SyncError, SyncReport, SyncWarning, access_of, overlap_span, union_runs
+from .sync import Access, Runs, SyncError, SyncReport, SyncWarning, coalesce
 
-#: Entries kept before the ones every other block is ordered after are dropped.
-HISTORY_CAP = 2048
+#: GM bytes per page of the history (2**PAGE_BITS) and the entries a page keeps before it is compacted.
+PAGE_BITS = 12
+PAGE_CAP = 128
 
 
 class GmRaceWarning(SyncWarning):
@@ -56,16 +58,66 @@ class GmRaceReport(SyncReport):
     blocks: tuple[int, ...] = ()
 
 
-@dataclass
 class _Entry:
-    block: int
-    pipe: str
-    seq: int
-    acc: Access
-    atomic: bool  # an atomic write
-    name: str
-    where: str
-    epoch: int  # the block's releases before it (entries of one epoch may merge)
+    """One access's bytes on one page: sorted absolute runs (`lo` / `hi` their bounds)."""
+
+    __slots__ = ("block", "pipe", "seq", "runs", "lo", "hi", "write", "atomic", "name", "where")
+
+    def __init__(self, block: int, pipe: str, seq: int, runs: Runs, write: bool, atomic: bool, name: str,
+                 where: str) -> None:
+        self.block, self.pipe, self.seq, self.runs = block, pipe, seq, runs
+        self.lo, self.hi, self.write = runs[0][0], runs[-1][1], write
+        self.atomic, self.name, self.where = atomic, name, where  # atomic: an atomic write
+
+
+def split_pages(acc: Access) -> dict[int, Runs]:
+    """The access's absolute byte runs, cut at the page boundaries: page -> its runs there."""
+    first = acc.start >> PAGE_BITS
+    if (acc.end - 1) >> PAGE_BITS == first:
+        return {first: tuple(acc.spans())}
+    pieces: dict[int, list[tuple[int, int]]] = {}
+    for lo, hi in acc.spans():
+        while lo < hi:
+            page = lo >> PAGE_BITS
+            end = min(hi, (page + 1) << PAGE_BITS)
+            pieces.setdefault(page, []).append((lo, end))
+            lo = end
+    return {page: tuple(runs) for page, runs in pieces.items()}
+
+
+def shared(ra: Runs, rb: Runs) -> tuple[int, int] | None:
+    """The span of the bytes two sorted absolute run lists share (first shared byte, one past the last)."""
+    i = j = 0
+    na, nb = len(ra), len(rb)
+    first = last = -1
+    while i < na and j < nb:
+        alo, ahi = ra[i]
+        blo, bhi = rb[j]
+        if ahi <= blo:
+            i += 1
+            continue
+        if bhi <= alo:
+            j += 1
+            continue
+        if first < 0:
+            first = alo if alo > blo else blo
+        last = ahi if ahi < bhi else bhi
+        if ahi <= bhi:
+            i += 1
+        else:
+            j += 1
+    return None if first < 0 else (first, last)
+
+
+def _union(entries: Sequence[_Entry]) -> Runs:
+    spans = sorted(r for e in entries for r in e.runs)
+    out: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return tuple(coalesce(out))
 
 
 @dataclass
@@ -84,17 +136,15 @@ class GmRaceChecker:
         """A new launch of `block_dim` blocks: nothing of an earlier launch can race with it."""
         self.block_dim = block_dim
         self.recv: list[dict[tuple[int, str], int]] = [{} for _ in range(block_dim)]
-        self.history: list[_Entry] = []
-        self.last: dict[tuple, _Entry] = {}  # (block, pipe, where, name, write, atomic) -> its newest entry
-        self.epoch = [0] * block_dim
+        # page -> (its written entries, its read entries): a read is checked against writes only
+        self.pages: dict[int, tuple[list[_Entry], list[_Entry]]] = {}
         self.counts: dict[tuple[int, str], int] = {}  # (block, pipe) -> calls (when the server gives no seq)
         self.sets: dict[int, dict[int, list[dict[tuple[int, str], int]]]] = {}  # flag -> block -> releases
         self.waits: dict[tuple[int, int], int] = {}  # (block, flag) -> waits done
 
     def finish(self) -> None:
         """The end of the launch."""
-        self.history.clear()
-        self.last.clear()
+        self.pages.clear()
 
     # -- accesses ---------------------------------------------------------------------------------------
     def access(self, block: int, accesses: Sequence[Access], atomic: bool = False, name: str = "",
@@ -107,58 +157,68 @@ class GmRaceChecker:
             seq = self.counts.get((block, pipe), 0) + 1
         self.counts[(block, pipe)] = max(seq, self.counts.get((block, pipe), 0))
         known = self.recv[block]
+        hits: dict[tuple, list] = {}  # (kind, lines) -> [entry, lo, hi, write, atomic]: one report per call
         for acc in accesses:
             if acc.end <= acc.start:
                 continue
-            atomic_w = atomic and acc.write
-            for e in self.history:
-                if e.block == block or not (e.acc.write or acc.write) or (e.atomic and atomic_w):
-                    continue
-                if e.acc.end <= acc.start or acc.end <= e.acc.start:
-                    continue
-                if known.get((e.block, e.pipe), 0) >= e.seq:
-                    continue
-                span = overlap_span(acc, e.acc)
-                if span is not None:
-                    self._race(block, acc, atomic_w, name, where, e, span)
-            self._record(block, pipe, seq, acc, atomic_w, name, where)
+            write = acc.write
+            atomic_w = atomic and write
+            for page, runs in split_pages(acc).items():
+                lists = self.pages.get(page)
+                if lists is None:
+                    lists = self.pages[page] = ([], [])
+                lo, hi = runs[0][0], runs[-1][1]
+                for e in (lists[0] + lists[1]) if write else lists[0]:
+                    if e.hi <= lo or hi <= e.lo or e.block == block or (e.atomic and atomic_w):
+                        continue
+                    if known.get((e.block, e.pipe), 0) >= e.seq:
+                        continue
+                    if len(runs) == 1 == len(e.runs):
+                        span: tuple[int, int] | None = (max(lo, e.lo), min(hi, e.hi))
+                    else:
+                        span = shared(runs, e.runs)
+                    if span is None:
+                        continue
+                    kind = "RAW" if e.write and not write else "WAR" if write and not e.write else "WAW"
+                    hit = hits.get((kind, (where, e.where)))
+                    if hit is None:
+                        hits[(kind, (where, e.where))] = [e, span[0], span[1], write, atomic_w]
+                    else:
+                        hit[1], hit[2] = min(hit[1], span[0]), max(hit[2], span[1])
+                mine = lists[0] if write else lists[1]
+                mine.append(_Entry(block, pipe, seq, runs, write, atomic_w, name, where))
+                if len(mine) > PAGE_CAP:
+                    self._compact(mine)
+        for (kind, lines), (e, lo, hi, write, atomic_w) in hits.items():
+            self._race(kind, lines, block, name, write, atomic_w, e, lo, hi)
 
-    def _record(self, block: int, pipe: str, seq: int, acc: Access, atomic: bool, name: str, where: str
-                ) -> None:
-        key = (block, pipe, where, name, acc.write, atomic)
-        prev = self.last.get(key)
-        if prev is not None and prev.epoch == self.epoch[block]:
-            prev.acc = access_of(acc.memory, union_runs(prev.acc, acc), acc.write)
-            prev.seq = max(prev.seq, seq)
-            return
-        e = _Entry(block, pipe, seq, acc, atomic, name, where, self.epoch[block])
-        self.history.append(e)
-        self.last[key] = e
-        if len(self.history) > HISTORY_CAP:
-            self._prune()
+    def _ordered(self, e: _Entry) -> bool:
+        """Is every other block's next call ordered after entry `e`?"""
+        key = (e.block, e.pipe)
+        return all(self.recv[x].get(key, 0) >= e.seq for x in range(self.block_dim) if x != e.block)
 
-    def _prune(self) -> None:
-        """Drop the entries every other block's later calls are ordered after."""
-        def ordered(e: _Entry) -> bool:
-            return all(self.recv[x].get((e.block, e.pipe), 0) >= e.seq
-                       for x in range(self.block_dim) if x != e.block)
+    def _compact(self, entries: list[_Entry]) -> None:
+        """Drop a page list's entries every other block is ordered after; past PAGE_CAP / 2, merge the rest
+        per (block, pipe, line, call, direction, atomic) at the latest call number (in place)."""
+        entries[:] = [e for e in entries if not self._ordered(e)]
+        if len(entries) > PAGE_CAP // 2:
+            groups: dict[tuple, list[_Entry]] = {}
+            for e in entries:
+                groups.setdefault((e.block, e.pipe, e.where, e.name, e.write, e.atomic), []).append(e)
+            entries[:] = [es[0] if len(es) == 1 else
+                          _Entry(blk, pipe, max(e.seq for e in es), _union(es), write, atomic, name, where)
+                          for (blk, pipe, where, name, write, atomic), es in groups.items()]
 
-        self.history = [e for e in self.history if not ordered(e)]
-        alive = {id(e) for e in self.history}
-        self.last = {k: e for k, e in self.last.items() if id(e) in alive}
-
-    def _race(self, block: int, acc: Access, atomic: bool, name: str, where: str, e: _Entry,
-              span: tuple[int, int]) -> None:
-        kind = "RAW" if e.acc.write and not acc.write else "WAR" if acc.write and not e.acc.write else "WAW"
-        verb = "writes" if acc.write else "reads"
-        past = "written" if e.acc.write else "read"
-        lo, hi = span
+    def _race(self, kind: str, lines: tuple[str, str], block: int, name: str, write: bool, atomic: bool,
+              e: _Entry, lo: int, hi: int) -> None:
+        where = lines[0]
+        verb = "writes" if write else "reads"
+        past = "written" if e.write else "read"
         msg = (f"{where}: block {block} {name} {verb} GM [{lo}, {hi}) {past} by block {e.block} {e.name} at "
                f"{e.where}, and no cross-core sync (SyncAll, CrossCoreSetFlag / CrossCoreWaitFlag) orders "
                "them")
-        if acc.write and e.acc.write and (atomic or e.atomic):
+        if write and e.write and (atomic or e.atomic):
             msg += f" (only block {block if atomic else e.block}'s write is atomic)"
-        lines = (where, e.where)
         key = (kind, lines)
         seen = self._seen.get(key)
         if seen is not None:
@@ -176,14 +236,10 @@ class GmRaceChecker:
         """What block `block` hands on now: what it received, and its own calls `known` (pipe -> calls
         done; None: all of them)."""
         snap = dict(self.recv[block])
-        if known is None:
-            own = {p: n for (b, p), n in self.counts.items() if b == block}
-        else:
-            own = known
+        own = {p: n for (b, p), n in self.counts.items() if b == block} if known is None else known
         for p, n in own.items():
             if n > snap.get((block, p), 0):
                 snap[(block, p)] = n
-        self.epoch[block] += 1
         return snap
 
     def cross_set(self, block: int, flag: int, mode: int = 0, where: str = "", pipe: str | None = None,
@@ -202,13 +258,7 @@ class GmRaceChecker:
                 for k, n in releases[r].items():
                     if n > recv.get(k, 0):
                         recv[k] = n
-        if len(self.history) > HISTORY_CAP // 2:
-            self._prune()
 
     def sync_all(self, blocks: Sequence[int]) -> None:
         """Every block reached SyncAll: whatever came before is ordered before whatever comes after."""
-        for b in blocks:
-            if 0 <= b < self.block_dim:
-                self.epoch[b] += 1
-        self.history.clear()
-        self.last.clear()
+        self.pages.clear()

@@ -40,6 +40,7 @@ superset: the checker may then report a conflict in a gap, never miss one).
 from __future__ import annotations
 
 import warnings
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,18 +128,23 @@ def overlap_span(a: Access, b: Access) -> tuple[int, int] | None:
         return None
     if a.runs is None and b.runs is None:
         return max(a.start, b.start), min(a.end, b.end)
-    ra, rb = list(a.spans()), list(b.spans())
-    i = j = 0
+    if a.runs is None or (b.runs is not None and len(a.runs) < len(b.runs)):
+        a, b = b, a  # a: the one with more runs, searched; b: walked
+    assert a.runs is not None
+    base, runs = a.start, a.runs
+    n = len(runs)
     first = last = None
-    while i < len(ra) and j < len(rb):
-        lo, hi = max(ra[i][0], rb[j][0]), min(ra[i][1], rb[j][1])
-        if lo < hi:
-            first = lo if first is None else first
-            last = hi
-        if ra[i][1] <= rb[j][1]:
+    for lo, hi in b.spans():
+        i = bisect_right(runs, (lo - base, 1 << 62)) - 1  # the last run of a starting at or before lo
+        if i < 0 or runs[i][1] + base <= lo:
             i += 1
-        else:
-            j += 1
+        while i < n and runs[i][0] + base < hi:
+            x, y = max(lo, runs[i][0] + base), min(hi, runs[i][1] + base)
+            if x < y:
+                if first is None:
+                    first = x
+                last = y
+            i += 1
     return None if first is None else (first, last)  # type: ignore[return-value]
 
 
@@ -306,8 +312,8 @@ class PipeCall:
 
 @dataclass
 class SyncReport:
-    """One finding: kind is RAW / WAR / WAW / mmad-barrier / unpaired-set / unpaired-wait / hang /
-    double-set / event-collision / never-dequeued."""
+    """One finding: kind is RAW / WAR / WAW / mmad-barrier / reordered / unpaired-set / unpaired-wait /
+    hang / double-set / event-collision / never-dequeued."""
 
     kind: str
     message: str
@@ -315,13 +321,15 @@ class SyncReport:
     count: int = 1
 
 
-@dataclass
 class _Rec:
-    pipe: str
-    seq: int
-    acc: Access
-    name: str
-    where: str
+    """One access in the history (its span and direction copied out: the hot loop reads them)."""
+
+    __slots__ = ("pipe", "seq", "acc", "name", "where", "issue", "start", "end", "write")
+
+    def __init__(self, pipe: str, seq: int, acc: Access, name: str, where: str, issue: int = 0) -> None:
+        self.pipe, self.seq, self.acc, self.name, self.where = pipe, seq, acc, name, where
+        self.issue = issue  # the call's place in program order
+        self.start, self.end, self.write = acc.start, acc.end, acc.write
 
 
 @dataclass
@@ -361,6 +369,8 @@ class SyncChecker:
         self.backlog: dict[str, list[tuple]] = {}  # pipe -> its calls issued since (run when released)
         self.allocated: dict[tuple[str, int], tuple[str, str]] = {}  # (event, id) -> (owner, where)
         self.noops: dict[str, str] = {}  # no-op event / barrier -> where it was called (for the messages)
+        self.issued = 0  # calls issued so far (program order)
+        self._releasing: tuple[_Pending, str] | None = None  # the wait and SetFlag a held pipe goes on at
         arch = ""
         if self.chip:
             from ..machine.chips import get_chip
@@ -376,42 +386,48 @@ class SyncChecker:
         `release_point` counts in (a call of a pipe held at a WaitFlag is checked when the pipe goes on)."""
         p = call.pipe
         self._pipe(p)
+        self.issued += 1
         if p in self.blocked:
             q = self.backlog[p]
-            q.append(("ins", call))
+            q.append(("ins", call, self.issued))
             return self.count[p] + sum(1 for op in q if op[0] == "ins")
-        self._instruction(call)
+        self._instruction(call, self.issued)
         return self.count[p]
 
-    def _instruction(self, call: PipeCall) -> None:
+    def _instruction(self, call: PipeCall, issue: int = 0) -> None:
         p = call.pipe
         seq = self.count[p] + 1
         self.count[p] = seq
         known = self.vc[p]
         for acc in call.accesses:
-            if acc.end <= acc.start:
+            lo, hi, write = acc.start, acc.end, acc.write
+            if hi <= lo:
                 continue
             recs = self.history.setdefault(acc.memory, [])
             last_mmad = None  # the latest Mmad write this read may accumulate onto (MMAD_BARRIER_RULE)
             for r in recs:
-                if r.acc.end <= acc.start or acc.end <= r.acc.start or not (r.acc.write or acc.write):
+                if r.end <= lo or hi <= r.start or not (r.write or write):
                     continue
                 if r.pipe == p:
                     if r.seq == seq:
                         continue  # the call's own other access
-                    if p == "M" and acc.memory == "L0C" and r.acc.write and not acc.write:
+                    if p == "M" and r.write and not write and acc.memory == "L0C":
                         if overlap_span(acc, r.acc) is not None:
                             last_mmad = r
-                    if p not in UNORDERED_PIPES or not (r.acc.write and acc.write):
+                    if p not in UNORDERED_PIPES or not (r.write and write):
                         continue  # in order; a same-pipe copy only conflicts with an overlapping destination
                 if known[r.pipe] >= r.seq:
+                    if r.issue > issue and self._releasing is not None:
+                        span = overlap_span(acc, r.acc)
+                        if span is not None:
+                            self._reordered(call, acc, r, span)
                     continue
                 span = overlap_span(acc, r.acc)
                 if span is not None:
                     self._race(call, acc, r, span)
             if last_mmad is not None:
                 self._mmad_rule(call, acc, last_mmad)
-            recs.append(_Rec(p, seq, acc, call.name, call.where))
+            recs.append(_Rec(p, seq, acc, call.name, call.where, issue))
             if len(recs) > HISTORY_CAP:
                 self._prune(acc.memory)
 
@@ -435,6 +451,23 @@ class SyncChecker:
             (call.where, r.where),
         )
 
+    def _reordered(self, call: PipeCall, acc: Access, r: _Rec, span: tuple[int, int]) -> None:
+        """A call held at a WaitFlag conflicts with a call issued after it that the SetFlag orders before
+        it: the device runs them in the other order than the program's, which is the order ascsim runs."""
+        assert self._releasing is not None
+        pend, set_where = self._releasing
+        event, eid = pend.key
+        verb = "writes" if acc.write else "reads"
+        other = "writes" if r.acc.write else "reads"
+        self._report(
+            "reordered",
+            f"{call.where}: {call.name} ({call.pipe}) {verb} {acc.memory} [{span[0]}, {span[1]}), which "
+            f"{r.name} at {r.where} ({r.pipe}), issued after it, {other} first on the device: {call.name} is "
+            f"held by {pend.origin}<{event}>({eid}) at {pend.where} until the SetFlag at {set_where}; ascsim "
+            "runs calls in program order, so its result is not the device's (docs/divergences.md R12)",
+            (call.where, r.where),
+        )
+
     def _race(self, call: PipeCall, acc: Access, r: _Rec, span: tuple[int, int]) -> None:
         kind = "RAW" if r.acc.write and not acc.write else "WAR" if acc.write and not r.acc.write else "WAW"
         lo, hi = span
@@ -442,16 +475,16 @@ class SyncChecker:
         past = "written" if r.acc.write else "read"
         if r.pipe == call.pipe:
             need = f"PipeBarrier<PIPE_{r.pipe}>"
-            noop = self.noops.get(f"PIPE_{r.pipe}")
+            noop, what = self.noops.get(f"PIPE_{r.pipe}"), need
         else:
             need = f"WaitFlag<{r.pipe}_{call.pipe}>"
-            noop = self.noops.get(f"{r.pipe}_{call.pipe}")
+            noop, what = self.noops.get(f"{r.pipe}_{call.pipe}"), f"SetFlag / WaitFlag<{r.pipe}_{call.pipe}>"
         msg = (
             f"{call.where}: {call.name} ({call.pipe}) {verb} {acc.memory} [{lo}, {hi}) {past} by {r.name} "
             f"at {r.where} ({r.pipe}) with no {need} between them"
         )
         if noop is not None:
-            msg += (f" ({need.split('(')[0]} at {noop} does nothing on the cube core: the C++ API returns at "
+            msg += (f" ({what}, as at {noop}, does nothing on this chip's cube core: the C++ API returns at "
                     "once, docs/divergences.md R23)")
         self._report(kind, msg, (call.where, r.where))
 
@@ -508,7 +541,11 @@ class SyncChecker:
         if pend is not None and pend.key == key:  # the pipe held at its WaitFlag goes on
             del self.blocked[dst]
             self._join(dst, value)
-            self._drain(dst)
+            outer, self._releasing = self._releasing, (pend, where)
+            try:
+                self._drain(dst)
+            finally:
+                self._releasing = outer
             return
         old = self.flags.get(key)
         if old is not None and origin in USER_SETS and not collided:
@@ -566,7 +603,7 @@ class SyncChecker:
             op = q.pop(0)
             kind = op[0]
             if kind == "ins":
-                self._instruction(op[1])
+                self._instruction(op[1], op[2])
             elif kind == "set":
                 self._set(*op[1:])
             elif kind == "wait":
@@ -580,7 +617,11 @@ class SyncChecker:
     def _release(self, pipe: str) -> None:
         """A pipe held at a WaitFlag whose SetFlag will not come: it goes on with nothing ordered."""
         self.blocked.pop(pipe, None)
-        self._drain(pipe)
+        outer, self._releasing = self._releasing, None
+        try:
+            self._drain(pipe)
+        finally:
+            self._releasing = outer
 
     def barrier(self, pipe: str, where: str = "") -> None:
         """PipeBarrier<PIPE_X> (pipe "ALL" for PIPE_ALL)."""
@@ -613,9 +654,10 @@ class SyncChecker:
         self._barrier(pipe)
 
     def _barrier(self, pipe: str) -> None:
-        if pipe == "ALL":
+        if pipe == "ALL":  # everything before is ordered before everything after: nothing left to race
             for q in PIPES:
                 self.vc[q] = dict(self.count)
+            self.history.clear()
             return
         self.vc[pipe][pipe] = self.count[pipe]
 

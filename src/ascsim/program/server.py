@@ -295,19 +295,20 @@ class Server:
             if pipe is not None:
                 acc = call_accesses(rep, writes, reads)
                 call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"))
-                seq = self._sync(b, where, lambda: b.sync.instruction(call))
-                self._gm_accesses(b, [a for a in acc if a.memory == "GM"], atomic, ins.name, where, pipe, seq)
+                gm = [a for a in acc if a.memory == "GM"]
+                self._sync(b, where, lambda: self._checked(b, call, gm, atomic))
         self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep))
         self.ch.ok()
 
-    def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> Any:
-        return self._warned(where, fn)
+    def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> None:
+        self._warned(where, fn)
 
-    def _gm_accesses(self, b: Block, acc: list[Access], atomic: bool, name: str, where: str, pipe: str,
-                     seq: int) -> None:
-        if self.gm_races is not None and acc:
-            self._warned(where, lambda: self.gm_races.access(b.index, acc, atomic=atomic, name=name,
-                                                             where=where, pipe=pipe, seq=seq))
+    def _checked(self, b: Block, call: PipeCall, gm: list[Access], atomic: bool) -> None:
+        """The in-core checker sees the call; the cross-core one its GM bytes, with its number on its pipe."""
+        seq = b.sync.instruction(call)
+        if self.gm_races is not None and gm:
+            self.gm_races.access(b.index, gm, atomic=atomic, name=call.name, where=call.where, pipe=call.pipe,
+                                 seq=seq)
 
     # -- launches -----------------------------------------------------------------------------------------
     def _launch(self, index: int, where: str, values: list) -> None:
@@ -531,9 +532,8 @@ class Server:
         acc = [Access(t.memory.name, lo, hi, raw is not None)]
         if t.memory.name == "GM":
             t.memory.check_range(lo, hi - lo, f"GlobalTensor<{t.dtype.name}>::{api}({index})")
-        seq = self._sync(b, where, lambda: b.sync.instruction(PipeCall(api, "S", where, acc)))
-        if t.memory.name == "GM":
-            self._gm_accesses(b, acc, False, api, where, "S", seq)
+        gm = acc if t.memory.name == "GM" else []
+        self._sync(b, where, lambda: self._checked(b, PipeCall(api, "S", where, acc), gm, False))
         if raw is None:
             return read_element(t, index)
         write_element(t, index, raw)
