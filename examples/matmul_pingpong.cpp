@@ -53,13 +53,13 @@ public:
             SplitB(b1, b2, t);
             AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(ev);
             AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(ev);
-
             AscendC::MmadParams mmadParams;
             mmadParams.m = M;
             mmadParams.n = N;
             mmadParams.k = KT;
             mmadParams.cmatrixInitVal = (t == 0);              // later tiles accumulate in L0C
             AscendC::Mmad(c1, a2, b2, mmadParams);
+            AscendC::PipeBarrier<PIPE_M>();  // Mmad.md: accumulating Mmads of (m / 16) * (n / 16) < 10 need it
             AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(ev);
         }
         AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID0);

@@ -99,6 +99,7 @@ private:
         params.k = KT;
         params.cmatrixInitVal = t == 0;
         AscendC::Mmad(c1, a2, b2, params);
+        AscendC::PipeBarrier<PIPE_M>();  // Mmad.md: accumulating Mmads of (m / 16) * (n / 16) < 10 need it
         inQueueA2.FreeTensor(a2);
         inQueueB2.FreeTensor(b2);
     }

@@ -263,12 +263,13 @@ def move_pipe(dst: str, src: str, chip: str) -> str | None:
 
 
 def fill_pipe(dst: str, src: str, chip: str) -> str:
-    """Fill / InitConstValue (no source): Fill.md 约束说明 — L0A/L0B on PIPE_MTE1, L1 on PIPE_MTE2. On 950
-    the official kernels (mmad_mx.asc, load_data_2dmx_l12l0.asc) order an L1 Fill after
-    WaitFlag<MTE2_MTE1> and before a LoadData with only PipeBarrier<PIPE_MTE1>, i.e. they run it on MTE1
-    (docs/divergences.md R8)."""
-    if dst == "L1" and chip == "ascend950":
-        return "MTE1"
+    """Fill / InitConstValue (no source): Fill.md 约束说明 — L0A/L0B on PIPE_MTE1, L1 on PIPE_MTE2, on every
+    chip (docs/divergences.md R8). The C++ API issues the same instruction for an L1 destination on 2201 and
+    3510 (create_cbuf_matrix: asc-devkit impl/basic_api/dav_c220/kernel_operator_mm_impl.h InitL1BufferCal,
+    dav_3510/kernel_operator_mm_impl.h InitL1BufferCal), whose C-API page asc_fill_l1.md (950 and A2/A3)
+    gives 流水类型 PIPE_MTE2; catlass's 950 MX matmul (block_mmad_mx_a8w4.hpp) fills L1 between
+    WaitFlag<MTE1_MTE2> and SetFlag<MTE2_MTE1>. (The asc-devkit mmad_mx examples order their L1 Fill as if it
+    ran on MTE1; ascsim reports that ordering.)"""
     return {"L0A": "MTE1", "L0B": "MTE1", "L1": "MTE2"}.get(dst, "MTE2")
 
 

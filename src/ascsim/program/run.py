@@ -32,11 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import AscsimError
-
-try:  # (the cross-core checker lands with the sync-model work)
-    from ..engine.gm_races import GmRaceChecker
-except ImportError:  # pragma: no cover
-    GmRaceChecker = None  # type: ignore[assignment,misc]
+from ..engine.gm_races import GmRaceChecker, GmRaceReport
 from ..engine.sync import SyncReport, SyncWarning
 from ..machine.chips import ChipProfile, get_chip
 from ..machine.dtypes import DType, from_bytes, get_dtype
@@ -89,7 +85,7 @@ class ProgramRun:
     stderr: str
     trace: list[TraceCall]
     sync_reports: list[SyncReport]
-    race_reports: list[Any]
+    race_reports: list[GmRaceReport]
     warnings: list[str]
     seconds: float
     launches: int
@@ -180,7 +176,7 @@ class Program:
             gm_spec[name] = (b.data, len(b.data)) if isinstance(b, Input) else (None, b.nbytes)
         for p in (_driver_entry(self.built).params if self.built.kernel_only else ()):
             gm_spec.setdefault(p.name, (None, 0))  # unbound: touching it stops with its name
-        races_checker = GmRaceChecker(strict=strict) if races and GmRaceChecker is not None else None
+        races_checker = GmRaceChecker(strict=strict) if races else None
         server = Server(self.built.chip, strict=strict, gm_limit=gm_limit, bindings=gm_spec, blocks=blocks,
                         preload=dict(preload or {}), gm_races=races_checker,
                         names={str(self.built.source.resolve()): self.name})

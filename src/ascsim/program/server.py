@@ -294,18 +294,21 @@ class Server:
             pipe = table.pipe_of(ins.name, dst, src, self.chip.key)
             if pipe is not None:
                 acc = call_accesses(rep, writes, reads)
-                self._sync(b, where, lambda: b.sync.instruction(PipeCall(ins.name, pipe, where, acc)))
-                self._gm_accesses(b, [a for a in acc if a.memory == "GM"], atomic, ins.name, where)
+                call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"))
+                gm = [a for a in acc if a.memory == "GM"]
+                self._sync(b, where, lambda: self._checked(b, call, gm, atomic))
         self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep))
         self.ch.ok()
 
     def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> None:
         self._warned(where, fn)
 
-    def _gm_accesses(self, b: Block, acc: list[Access], atomic: bool, name: str, where: str) -> None:
-        if self.gm_races is not None and acc:
-            self._warned(where, lambda: self.gm_races.access(b.index, acc, atomic=atomic, name=name,
-                                                             where=where))
+    def _checked(self, b: Block, call: PipeCall, gm: list[Access], atomic: bool) -> None:
+        """The in-core checker sees the call; the cross-core one its GM bytes, with its number on its pipe."""
+        seq = b.sync.instruction(call)
+        if self.gm_races is not None and gm:
+            self.gm_races.access(b.index, gm, atomic=atomic, name=call.name, where=call.where, pipe=call.pipe,
+                                 seq=seq)
 
     # -- launches -----------------------------------------------------------------------------------------
     def _launch(self, index: int, where: str, values: list) -> None:
@@ -342,10 +345,7 @@ class Server:
         self.ch.switch(0)
 
     def _new_checker(self) -> Any:
-        try:
-            return self._sync_checker(strict=self.strict, chip=self.chip.key)
-        except TypeError:
-            return self._sync_checker(strict=self.strict)
+        return self._sync_checker(strict=self.strict, chip=self.chip.key)
 
     def _nested_launch(self, index: int, where: str, values: list) -> None:
         raise ProgramError(f"{values[0]}<<<...>>> launched from inside a kernel")
@@ -410,7 +410,7 @@ class Server:
             return
         launch = self.launch
         assert launch is not None
-        self._sync(b, where, lambda: b.sync.barrier("ALL"))
+        self._sync(b, where, lambda: b.sync.barrier("ALL", where))
         target = launch.arrived.get(index, 0) + 1
         launch.arrived[index] = target
         if self.gm_races is not None and all(launch.arrived.get(x.index, 0) >= target for x in launch.blocks):
@@ -419,7 +419,7 @@ class Server:
                    f"{where} (SyncAll)")
 
     def _cross_set(self, index: int, where: str, values: list) -> None:
-        self.block(index, "CrossCoreSetFlag")
+        b = self.block(index, "CrossCoreSetFlag")
         mode, pipe, flag = int(values[0]), str(values[1]), int(values[2]) & 0xF
         self._cross_mode(mode, "CrossCoreSetFlag")
         if self.chip.key == "ascend950" and pipe in ("PIPE_MTE3", "PIPE_V"):
@@ -430,7 +430,9 @@ class Server:
         sets = launch.cross_sets.setdefault(flag, {})
         sets[index] = sets.get(index, 0) + 1
         if self.gm_races is not None:
-            self.gm_races.cross_set(index, flag, mode, where)
+            pipe_name = pipe.removeprefix("PIPE_")
+            self.gm_races.cross_set(index, flag, mode, where, pipe=pipe_name,
+                                    known=b.sync.release_point(pipe_name))
         self.ch.ok()
 
     def _cross_wait(self, index: int, where: str, values: list) -> None:
@@ -493,12 +495,13 @@ class Server:
         """TQueSync<src, dst>::SetFlag / WaitFlag: the flag of event SRC_DST."""
         src, dst = str(values[0]).removeprefix("PIPE_"), str(values[1]).removeprefix("PIPE_")
         origin = str(values[3])
-        self._flag(index, where, [f"{src}_{dst}", values[2], origin], wait=origin == "WaitFlag")
+        self._flag(index, where, [f"{src}_{dst}", values[2], f"TQueSync::{origin}"],
+                   wait=origin == "WaitFlag")
 
     def _barrier(self, index: int, where: str, values: list) -> None:
         b = self.block(index, "PipeBarrier")
         pipe = str(values[0]).removeprefix("PIPE_")
-        self._sync(b, where, lambda: b.sync.barrier(pipe))
+        self._sync(b, where, lambda: b.sync.barrier(pipe, where))
         self.ch.ok()
 
     def _event_alloc(self, index: int, where: str, values: list) -> None:
@@ -529,9 +532,8 @@ class Server:
         acc = [Access(t.memory.name, lo, hi, raw is not None)]
         if t.memory.name == "GM":
             t.memory.check_range(lo, hi - lo, f"GlobalTensor<{t.dtype.name}>::{api}({index})")
-        self._sync(b, where, lambda: b.sync.instruction(PipeCall(api, "S", where, acc)))
-        if t.memory.name == "GM":
-            self._gm_accesses(b, acc, False, api, where)
+        gm = acc if t.memory.name == "GM" else []
+        self._sync(b, where, lambda: self._checked(b, PipeCall(api, "S", where, acc), gm, False))
         if raw is None:
             return read_element(t, index)
         write_element(t, index, raw)
