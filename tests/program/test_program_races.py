@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,8 @@ from test_program_multicore import (
     two_phase_kernel,
 )
 
-from ascsim.engine.gm_races import GmRaceError, GmRaceReport
+from ascsim.engine.gm_races import PAGE_CAP, GmRaceChecker, GmRaceError, GmRaceReport, GmRaceWarning
+from ascsim.engine.sync import Access
 from ascsim.program import Output
 
 
@@ -179,3 +181,70 @@ def test_command_line_prints_races_and_strict_exits_2_with_one_line(tmp_path: Pa
     assert r.returncode == 2
     assert r.stderr.startswith(f"{fix}: block 1 Fixpipe writes GM [")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+# -- the checker itself --------------------------------------------------------------------------------
+
+
+def _gm(lo: int, hi: int, write: bool) -> list[Access]:
+    return [Access("GM", lo, hi, write)]
+
+
+def test_two_atomic_writes_accumulate_one_atomic_write_races() -> None:
+    """SetAtomicAdd on both sides: the read-modify-writes are serialised, no race. One side plain: a WAW
+    whose message says which side was atomic."""
+    g = GmRaceChecker()
+    g.begin_launch(2)
+    g.access(0, _gm(0, 64, True), atomic=True, name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    g.access(1, _gm(0, 64, True), atomic=True, name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    assert g.reports == []
+    msg = (r"^k:2: block 1 DataCopy writes GM \[32, 64\) written by block 0 Fixpipe at k:1, and no "
+           r"cross-core sync .* \(only block 0's write is atomic\)$")
+    with pytest.warns(GmRaceWarning, match=msg):
+        g.access(1, _gm(32, 96, True), atomic=False, name="DataCopy", where="k:2", pipe="MTE3", seq=1)
+    assert [(r.kind, r.blocks) for r in g.reports] == [("WAW", (1, 0))]
+
+
+def test_a_cross_core_set_releases_what_its_pipe_has_completed() -> None:
+    """CrossCoreSetFlag<0, PIPE_MTE2> with the in-core knowledge {MTE2: 1, FIX: 0}: block 0's Fixpipe (FIX
+    call 1) is not covered, its DataCopy (MTE2 call 1) is; a release on PIPE_FIX covering FIX 1 orders
+    both reads."""
+    for known, raced in (({"MTE2": 1, "FIX": 0, "S": 0}, True), ({"MTE2": 1, "FIX": 1, "S": 0}, False)):
+        g = GmRaceChecker()
+        g.begin_launch(2)
+        g.access(0, _gm(0, 64, True), name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+        g.access(0, _gm(128, 192, True), name="DataCopy", where="k:2", pipe="MTE3", seq=1)
+        g.cross_set(0, 5, 0, "k:3", pipe="MTE2", known=known)
+        g.cross_set(1, 5, 0, "k:4", pipe="FIX", known={})
+        g.cross_wait(1, 5, 0, "k:5")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g.access(1, _gm(0, 64, False), name="GetValue", where="k:6", pipe="S", seq=1)
+        assert [r.lines for r in g.reports] == ([("k:6", "k:1")] if raced else [])
+
+
+def test_syncall_orders_everything_before_it() -> None:
+    g = GmRaceChecker()
+    g.begin_launch(3)
+    g.access(0, _gm(0, 4096, True), name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    g.sync_all([0, 1, 2])
+    g.access(1, _gm(0, 4096, False), name="DataCopy", where="k:2", pipe="MTE2", seq=1)
+    with pytest.warns(GmRaceWarning):
+        g.access(2, _gm(1024, 2048, True), name="Fixpipe", where="k:3", pipe="FIX", seq=1)
+    assert [(r.kind, r.lines) for r in g.reports] == [("WAR", ("k:3", "k:2"))]
+
+
+def test_the_history_stays_bounded_and_keeps_finding_races() -> None:
+    """10,000 reads of one page by 4 blocks, never ordered: the page keeps at most PAGE_CAP entries (merged
+    per block and line), and a later write still meets every block's reads."""
+    g = GmRaceChecker()
+    g.begin_launch(5)
+    for i in range(10_000):
+        b = i % 4
+        g.access(b, _gm(64 * (i % 60), 64 * (i % 60) + 32, False), name="GetValue", where=f"k:{b}", pipe="S",
+                 seq=i // 4 + 1)
+    assert sum(len(w) + len(r) for w, r in g.pages.values()) <= PAGE_CAP
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g.access(4, _gm(0, 4096, True), name="DataCopy", where="k:9", pipe="MTE3", seq=1)
+    assert sorted(r.blocks for r in g.reports) == [(4, 0), (4, 1), (4, 2), (4, 3)]
