@@ -57,7 +57,6 @@ if TYPE_CHECKING:  # what static tools see
     )
     from .core import Core  # noqa: F401
     from .expectations import LayoutMismatch, expect, img2col  # noqa: F401
-    from .program import load_kernel, load_program  # noqa: F401
     from .machine.chips import ALL_CHIPS, get_chip  # noqa: F401
     from .machine.dtypes import Bits, get_dtype  # noqa: F401
     from .machine.memory import LocalTensor, Memory  # noqa: F401
@@ -78,4 +77,5 @@ if TYPE_CHECKING:  # what static tools see
         LoadDataRepeatParamWithStride,
         MmadParams,
     )
+    from .program import load_kernel, load_program  # noqa: F401
     from .view import History  # noqa: F401

@@ -3,7 +3,7 @@ source: Fill, DataCopyPad, DataCopy L1 -> BiasTable / Fixpipe Buffer / GM, SetFi
 SetFixpipeNz2ndFlag, SetFixpipePreQuantFlag, DataCopy L0C -> GM / L1 (DataCopyCO12DstParams), Fixpipe
 L0C -> L1 and the atomic-add ordering example.
 
-As in tests/frontend/test_frontend_docs.py, each SNIPPET is the page's example as the page gives it (comments
+As in tests/program/test_program_docs.py, each SNIPPET is the page's example as the page gives it (comments
 dropped); the kernel around it adds only the GM binding and what the page leaves to its complete example
 (the tensors and sizes it names, the helper it calls, and — where a block shows statements of several
 functions at once, as the DataCopy（L0C到GM）block does — one member function per part). L0C contents arrive

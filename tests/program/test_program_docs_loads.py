@@ -3,7 +3,7 @@ copies (DataCopy 连续 / 高维切分 / DN2NZ, LoadData GM -> L1 2D and 2D V2),
 (SetLoadDataBoundary, SetLoadDataPaddingValue, SetLoadDataRepeat, SetLoadDataRepeatWithStride — the same
 block as LoadDataWithStride.md's), LoadData_2D_BitMode (both examples) and LoadData_3D_BitMode.
 
-Conventions as in tests/frontend/test_frontend_docs.py (whose kernel and runner, tests/support/doc_kernels.py,
+Conventions as in tests/program/test_program_docs.py (whose kernel and runner, tests/support/doc_kernels.py,
 this file reuses): the snippet as the page prints it, comments dropped; the kernel adds the GM binding and
 what the page leaves to its complete example. The Load3D setter pages elide the parameter block ("//
 设置loadDataParams相关参数 ...") and describe it as LoadData_3D.md's NZ -> ZZ example (l1H = 1, l1W =
@@ -220,7 +220,7 @@ AscendC::SetLoadDataRepeat(repeatParams);
 AscendC::LoadData(a2Local, a1Local, loadDataParams);
 """
 # The C++ API's LoadDataRepeatParam has no dstStride on 950 (kernel_struct_mm.h:467-496: the 4-field form is
-# 3102/5102 only; docs/divergences.md C24), so the page's statement does not compile; without it the plain
+# 3102/5102 only; docs/divergences.md B4), so the page's statement does not compile; without it the plain
 # LoadData writes the dense stride itself (dav_3510 kernel_operator_mm_impl.h:877-886), the same 3 fractals.
 REPEAT_CPP = REPEAT.replace("repeatParams.dstStride = CeilDivision(m, fractalShape[0]);\n", "")
 REPEAT_WITH_STRIDE = """

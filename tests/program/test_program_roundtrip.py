@@ -121,7 +121,7 @@ def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
 
 
 def test_scenario_writer_escapes_what_toml_must() -> None:
-    """The one scenario writer (`frontend.emit.to_toml`, also behind the planner and `ascsim port`) writes
+    """The one scenario writer (`scenario.writer.to_toml`, also behind the planner and `ascsim port`) writes
     strings TOML can read back — quotes, backslashes, newlines, tabs, DEL, non-ASCII — checked with the
     standard library's TOML parser; a multi-line description becomes one comment line per line."""
     from ascsim.scenario import tomllib

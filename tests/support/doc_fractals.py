@@ -2,7 +2,7 @@
 ("pad -> reshape -> transpose") — never ascsim's own layout helpers — and the 4:2 densification table.
 
 Shared by the doc-example tests (isa/test_doc_examples_2d.py) and the front-end tests that compare kernels
-run from source with the same formulas (frontend/test_frontend_docs*.py, test_frontend_examples.py,
+run from source with the same formulas (program/test_program_docs*.py, test_program_examples.py,
 isa/test_copy_l1_gm.py).
 """
 

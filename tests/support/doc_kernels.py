@@ -8,7 +8,7 @@ so messages name `name:line`) and builds it; `.run(...)` is `Program.run`.
 `run_kernel` is the one runner: it runs the text on a chip with the GM bindings given, by default with the
 warnings silenced (the examples write past their tensors on purpose, e.g. padding) and asserting that the
 sync checker reported nothing. `run_doc_kernel` wraps a snippet into `DOC_KERNEL`, the kernel of
-test_frontend_docs.py: the GM binding, the tensors the snippets name (a1Local / b1Local in L1 filled from GM
+test_program_docs.py: the GM binding, the tensors the snippets name (a1Local / b1Local in L1 filled from GM
 by a plain DataCopy, a2Local / b2Local in L0A / L0B), and the helpers they call (CeilDivision, CeilAlign,
 DivCeil).
 """
@@ -77,8 +77,8 @@ extern "C" __global__ __aicore__ void doc_example(GM_ADDR a1img, GM_ADDR b1img, 
 M, K, N = 40, 70, 50
 
 # -- LoadData_3D.md 调用示例: float A given as [k, m] (Nz), Load3D v2 with enTranspose writes Zz(A). Run as is
-# by test_frontend_docs.py; its parameter block fills the "..." of the Load3D register-setter pages
-# (test_frontend_docs_loads.py).
+# by test_program_docs.py; its parameter block fills the "..." of the Load3D register-setter pages
+# (test_program_docs_loads.py).
 
 LOAD3D_FLOAT = """
 AscendC::LoadData3DParamsV2<T> loadDataParams;

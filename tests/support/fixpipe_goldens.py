@@ -2,7 +2,7 @@
 following the steps of Huawei's generators (asc-devkit examples/01_simd_cpp_api/03_basic_api/
 03_matrix_compute/fixpipe_l0c2gm/scripts/gen_data_s322s8.py, gen_data_s322f16.py, gen_data_f322s8.py and
 ops-nn matmul_quant_util.py; isa/test_fixpipe_quant.py says how). Shared by isa/test_fixpipe_quant.py,
-engine/test_call_boundary.py and frontend/test_frontend_docs_companions.py.
+engine/test_call_boundary.py and program/test_program_docs_companions.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The MX matmul reference of docs/number_formats.md §9 (C = (scaleA ⊗ A)(scaleB ⊗ B), 32 K elements per
 scale): element codes decoded with ml_dtypes / en_dtypes, scales as 2^(E-127), the product in float64.
-Shared by isa/test_mx.py and frontend/test_frontend_examples.py.
+Shared by isa/test_mx.py and program/test_program_examples.py.
 """
 
 from __future__ import annotations

@@ -147,6 +147,91 @@ def _quant_case(chip: str, rng: np.random.Generator) -> DemoRow:
     return _row(f"int8 matmul {m}x{k}x{n} + bias, DEQF16", chip, "int8_t", stats, err, 0.0, secs)
 
 
+#: A kernel-only Ascend C file for the compiled path: C (64 x 64, float) = A (64 x 64, half) @ B, one 32 x 32
+#: output tile per block (4 blocks, GetBlockIdx), GM -> L1 (Nd2Nz) -> L0A / L0B (Load3D v2, the 2-D use of
+#: LoadData_3D.md) -> Mmad -> Fixpipe to GM, with the sync pages' flags between the pipes.
+PROGRAM = r"""
+#include "kernel_operator.h"
+constexpr uint32_t M = 64, N = 64, K = 64, T = 32;
+
+extern "C" __global__ __aicore__ void demo_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    AscendC::GlobalTensor<half> aGM, bGM;
+    AscendC::GlobalTensor<float> cGM;
+    aGM.SetGlobalBuffer((__gm__ half*)a, M * K);
+    bGM.SetGlobalBuffer((__gm__ half*)b, K * N);
+    cGM.SetGlobalBuffer((__gm__ float*)c, M * N);
+    const uint32_t m0 = AscendC::GetBlockIdx() / (N / T) * T, n0 = AscendC::GetBlockIdx() % (N / T) * T;
+    AscendC::LocalTensor<half> a1(AscendC::TPosition::A1, 0, T * K);
+    AscendC::LocalTensor<half> b1(AscendC::TPosition::B1, T * K * sizeof(half), K * T);
+    AscendC::LocalTensor<half> a2(AscendC::TPosition::A2, 0, T * K);
+    AscendC::LocalTensor<half> b2(AscendC::TPosition::B2, 0, K * T);
+    AscendC::LocalTensor<float> c1(AscendC::TPosition::CO1, 0, T * T);
+    AscendC::DataCopy(a1, aGM[m0 * K], AscendC::Nd2NzParams{1, T, K, 0, K, T, 1, 0});
+    AscendC::DataCopy(b1, bGM[n0], AscendC::Nd2NzParams{1, K, T, 0, N, K, 1, 0});
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    uint8_t noPad[4] = {0, 0, 0, 0};
+    AscendC::LoadData(a2, a1, AscendC::LoadData3DParamsV2<half>(noPad, 1, T, K, K, T, 0, 0, 1, 1, 1, 1, 1, 1,
+                                                                false, false, 0));
+    AscendC::LoadData(b2, b1, AscendC::LoadData3DParamsV2<half>(noPad, 1, K, T, T, K, 0, 0, 1, 1, 1, 1, 1, 1,
+                                                                false, false, 0));
+    AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::MmadParams mp;
+    mp.m = T;
+    mp.n = T;
+    mp.k = K;
+    AscendC::Mmad(c1, a2, b2, mp);
+    AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+#if __NPU_ARCH__ == 3510
+    AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR> fp;
+#else
+    AscendC::FixpipeParamsV220 fp;
+    fp.ndNum = 1;
+#endif
+    fp.nSize = T;
+    fp.mSize = T;
+    fp.srcStride = T;
+    fp.dstStride = N;
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGM[m0 * N + n0], c1, fp);
+}
+"""
+
+
+def _program_case(chip: str, rng: np.random.Generator, print_fn: Callable[[str], None]) -> DemoRow:
+    """The compiled path: PROGRAM built with clang against ascsim's headers and run on 4 cube cores."""
+    import tempfile
+    from pathlib import Path
+
+    from ..program import Output, load_kernel
+    from ..program.build import ascsim_cache_dir
+
+    if not (ascsim_cache_dir() / "runtime").exists():
+        print_fn("(building ascsim's C++ runtime: the first build on a machine also builds the compiler's "
+                 "libc++, 1-2 minutes, once)")
+    a = rng.standard_normal((64, 64)).astype(np.float16)
+    b = rng.standard_normal((64, 64)).astype(np.float16)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ascsim-demo-") as d:
+        src = Path(d) / "demo_matmul.cpp"
+        src.write_text(PROGRAM)
+        run = load_kernel(src, chip).run(gm={"a": a, "b": b, "c": Output("float", (64, 64))}, blocks=4,
+                                         capture=True)
+    secs = time.perf_counter() - t0
+    c = run.outputs["c"].astype(np.float64)
+    err = float(np.max(np.abs(c - a.astype(np.float64) @ b.astype(np.float64))))
+    counts: dict[str, int] = {}
+    for t in run.trace:
+        counts[t.name] = counts.get(t.name, 0) + 1
+    moved = sum(t.report.bytes_written for t in run.trace if t.report)
+    stats = {"instructions": counts, "bytes_moved": moved}
+    ok_sync = not run.sync_reports and not run.race_reports
+    return _row("C++ kernel, 4 cores: matmul 64x64x64", chip, "half", stats, err if ok_sync else np.inf,
+                1e-4, secs)
+
+
 def cases() -> list[Callable[[np.random.Generator], DemoRow]]:
     out: list[Callable[[np.random.Generator], DemoRow]] = []
     for chip in ("a2", "ascend950"):
@@ -158,6 +243,8 @@ def cases() -> list[Callable[[np.random.Generator], DemoRow]]:
     out.append(_mx_case)
     for chip in ("a2", "ascend950"):
         out.append(lambda rng, chip=chip: _quant_case(chip, rng))
+    for chip in ("a2", "ascend950"):
+        out.append(lambda rng, chip=chip: _program_case(chip, rng, print))
     return out
 
 

@@ -199,7 +199,7 @@ class ChipProfile:
     @property
     def aic_cores(self) -> int:
         """Cube cores (AIC) a launch spreads over: what platform_ascendc's GetCoreNumAic returns
-        (docs/divergences.md C22: a representative SKU's count)."""
+        (docs/divergences.md B2: a representative SKU's count)."""
         return CORES.get(self.key, (1, 0))[0]
 
     @property
@@ -1111,7 +1111,7 @@ KIRIN_9030 = _profile(
 )  # fmt: skip
 
 #: (cube cores, vector cores) per chip, for GetCoreNumAic / GetCoreNumAiv. The docs give no counts, and
-#: they differ between SKUs of one product line; these are representative (divergences C22): 24 / 48 on
+#: they differ between SKUs of one product line; these are representative (divergences B2): 24 / 48 on
 #: the separated chips (asc-devkit tests/api/common/platform_stub.cpp's values), the coupled chips' AI
 #: Core count on both.
 CORES: dict[str, tuple[int, int]] = {

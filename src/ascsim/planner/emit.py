@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..program import load_kernel
 from ..machine.dtypes import to_bytes
+from ..program import load_kernel
 from ..scenario import build, load_scenario
 from ..scenario.cpp import scenario_kernel
 from ..scenario.writer import scenario_toml

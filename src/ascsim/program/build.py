@@ -40,10 +40,14 @@ from .source import Entry, kernel_entries, rewrite_launches
 #: Flags of every compile: C++17 (what the Ascend C toolchain compiles), no warnings (a CPU build of
 #: device code warns about what the device build does not), the first errors only, and narrowing in a braced
 #: initialiser allowed: the doc pages' own examples pass uint32_t variables to uint16_t struct members in
-#: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md C23).
+#: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md B3).
 BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20")
-#: Optimisation of the program (scalar loops run natively at this speed).
+#: Optimisation of the program (scalar loops run natively at this speed) ...
 OPT = "-O1"
+#: ... unless the program's own code (outside ascsim's headers and the system's) is longer than this many
+#: lines: clang's optimiser is superlinear in a function's length, and generated straight-line kernels (a
+#: traced scenario, a planner's replay: 59k lines) took minutes at -O1 and 10 s at -O0.
+LONG_PROGRAM = 20_000
 #: Limits of one compiler run: a hostile source must not take the machine.
 COMPILE_MEMORY = 4 << 30
 
@@ -206,6 +210,21 @@ class Built:
     entry: Entry | None = None  # the driven entry of a kernel-only file
 
 
+def _own_lines(text: str) -> int:
+    """Lines of a preprocessed translation unit that come from neither ascsim's headers nor the system's
+    (by the preprocessor's `# N "file"` markers)."""
+    ours = str(include_dir())
+    count, own = 0, True
+    for line in text.splitlines():
+        if line.startswith("# ") and '"' in line:
+            name = line.split('"', 2)[1]
+            own = not (name.startswith(ours) or name.startswith("/usr/") or "ziglang" in name
+                       or name.startswith("<"))
+        elif own and line.strip():
+            count += 1
+    return count
+
+
 def _has_main(text: str) -> bool:
     return re.search(r"\bint\s+main\s*\(", text) is not None
 
@@ -251,7 +270,8 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
             raise BuildError(f"{src}: has a main, so it runs as a program (its main reads its own inputs); "
                              "--gm / --template bind the parameters of a kernel-only file")
         runtime = runtime_object(cxx, cache, timeout)
-        key = _hash(rewritten, " ".join(flags), cxx.identity, " ".join(cxx.argv), runtime.name, OPT,
+        opt = OPT if _own_lines(rewritten) <= LONG_PROGRAM else "-O0"
+        key = _hash(rewritten, " ".join(flags), cxx.identity, " ".join(cxx.argv), runtime.name, opt,
                     str(protocol.PROTOCOL_VERSION))
         exe = cache / "bin" / key
         t2 = time.monotonic()
@@ -260,7 +280,7 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
             rw = Path(tmp) / "tu.rw.ii"
             rw.write_text(rewritten, encoding="utf-8", errors="surrogateescape")
             out = Path(tmp) / "prog"
-            r = _run([*cxx.argv, *BASE_FLAGS, OPT, "-x", "c++", str(rw), "-x", "none", str(runtime),
+            r = _run([*cxx.argv, *BASE_FLAGS, opt, "-x", "c++", str(rw), "-x", "none", str(runtime),
                       "-o", str(out), "-lpthread"], timeout, str(src))
             if r.returncode != 0:
                 raise BuildError(f"{src}: does not compile",

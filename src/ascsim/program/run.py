@@ -47,7 +47,8 @@ PROGRAM_STACK = 64 << 20
 
 
 class ProgramFault(AscsimError):
-    """The program ended abnormally: a signal, an exit status, or its timeout."""
+    """The program ended abnormally: a signal, an exit status, or its timeout. `run` is the ProgramRun up to
+    that point (its trace, sync and race findings, stdout / stderr) when the program had started."""
 
 
 @dataclass(frozen=True)
@@ -181,9 +182,14 @@ class Program:
                         names={str(self.built.source.resolve()): self.name})
         server.vector_entries = {e.name for e in self.built.entries if e.vector}
         t0 = time.monotonic()
+        fault: ProgramFault | None = None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            rc, out, err = _spawn(self.built, server, list(args), cwd, timeout, capture)
+            try:
+                rc, out, err = _spawn(self.built, server, list(args), cwd, timeout, capture)
+            except ProgramFault as e:  # raised again below, carrying what the run did before it ended
+                fault, rc = e, -1
+                out, err = getattr(e, "stdout", ""), getattr(e, "stderr", "")
         for w in caught:  # the engine's warnings (already located); sync findings are in the reports
             if not issubclass(w.category, SyncWarning):
                 warnings.warn(w.message, w.category, stacklevel=2)
@@ -204,6 +210,9 @@ class Program:
         run.gm = server.gm
         run.server = server
         run.cores = [b.core for b in server.last_blocks]
+        if fault is not None:
+            fault.run = run  # type: ignore[attr-defined]
+            raise fault
         return run
 
 

@@ -405,7 +405,7 @@ class Server:
                                         "cores, which ascsim does not run")
         if self.chip.key == "ascend950":
             # the 950 C++ API: SyncAll<isAIVOnly = true> does nothing on the cube core (docs/divergences.md
-            # R21)
+            # B5)
             self.ch.ok()
             return
         launch = self.launch

@@ -616,7 +616,7 @@ struct FixpipeParamsV220 {
     uint16_t srcStride = 0;
     uint32_t dstStride = 0;
     QuantMode_t quantPre = QuantMode_t::NoQuant;
-    uint64_t deqScalar = 0;  // no initialiser in the C++ API (indeterminate); 0 here (divergence C21)
+    uint64_t deqScalar = 0;  // no initialiser in the C++ API (indeterminate); 0 here (divergence B1)
     uint16_t ndNum = 1;
     uint16_t srcNdStride = 0;
     uint16_t dstNdStride = 0;

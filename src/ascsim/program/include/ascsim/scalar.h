@@ -41,8 +41,7 @@
 // half + - * in integer soft-float; for every finite result it gives the same bits as this (checked on
 // 2.8 million random pairs; / differs only in the sign of a zero quotient), but its conversions
 // saturate (Inf, NaN, |x| >= 2^17 -> +-65504; [65520, 2^17) -> 0x7FFF) and its == is bitwise (NaN == NaN). It has
-// no operators on its bfloat16 / fp8 / hif8 / fp4 / e8m0 types beyond + - (bf16), so there `a * b` is a
-// float. ascsim's kernel interpreter (frontend/cvalues.py `common`) computes half / bf16 in float too.
+// no operators on its bfloat16 / fp8 / hif8 / fp4 / e8m0 types beyond + - (bf16), so there `a * b` is a float.
 // A NaN operand gives the first NaN operand, quieted (x86's rule, made independent of operand order).
 // Mixed operands follow C's usual arithmetic conversions as for a native _Float16:
 //   T op T -> T;  T op integer -> T (the integer converted to float, the result rounded to T);
