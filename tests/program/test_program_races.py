@@ -6,7 +6,7 @@ source lines; with the sync in place, nothing. `--strict` makes the first race t
 
 What orders two blocks, from the pages: SyncAll (SyncAll.md; on the 950 the cube core's SyncAll<true>
 does nothing — asc-devkit impl/basic_api/dav_3510/kernel_operator_sync_impl.h:138-158, the AIV-only
-branch returns on the AIC, docs/divergences.md R21), and CrossCoreSetFlag / CrossCoreWaitFlag
+branch returns on the AIC, docs/divergences.md B5), and CrossCoreSetFlag / CrossCoreWaitFlag
 (CrossCoreSetFlag(ISASI).md: the set reports "在完成本核前置位的pipe流水任务后", so it covers what its pipe
 has done; the wait "阻塞本核后续指令的下发"). Two atomic writes (SetAtomicAdd) accumulate and do not race.
 """
@@ -101,7 +101,7 @@ def test_two_phases_without_syncall_race_on_a2() -> None:
 
 def test_syncall_orders_nothing_on_the_950_cube_core() -> None:
     """The same kernel with its SyncAll on the 950: the C++ API's SyncAll<true> returns at once on the AIC
-    (divergence R21), so the phases race exactly as without it."""
+    (divergence B5), so the phases race exactly as without it."""
     _, _, gm = two_phase_inputs()
     r = run(two_phase_kernel("950"), gm, 4)
     assert [(x.kind, x.blocks) for x in r.race_reports] == [("WAR", (1, 0)), ("RAW", (3, 0))]

@@ -115,8 +115,9 @@ public:
                 params.k = kStep;
                 params.cmatrixInitVal = first;
                 AscendC::Mmad(this->l0C, this->l0A[s0], this->l0B[s0], params);  // mini:mmad
-                // Mmad.md: accumulating Mmads of fewer than 10 fractals need a PIPE_M barrier between them
-                if ((mRound / 16) * (nRound / 16) < 10) {
+                // Mmad.md 同步优化说明: accumulating Mmads with (m / 16) * (n / 16) < 10 (the Mmad's own m and n,
+                // integer division as the page writes it) need a PIPE_M barrier between them
+                if ((params.m / 16) * (params.n / 16) < 10) {
                     AscendC::PipeBarrier<PIPE_M>();
                 }
                 AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EventOf(s0));
