@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import HazardError, HazardWarning, UnsupportedError, doc_forbids
+from ..machine.chips import get_chip
 from ..machine.memory import LocalTensor
 
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
@@ -371,11 +372,7 @@ class SyncChecker:
         self.noops: dict[str, str] = {}  # no-op event / barrier -> where it was called (for the messages)
         self.issued = 0  # calls issued so far (program order)
         self._releasing: tuple[_Pending, str] | None = None  # the wait and SetFlag a held pipe goes on at
-        arch = ""
-        if self.chip:
-            from ..machine.chips import get_chip
-
-            arch = get_chip(self.chip).arch
+        arch = get_chip(self.chip).arch if self.chip else ""
         self.arch = arch
         self.noop_events = AIC_NOOP_EVENTS_3510 if arch == "3510" else AIC_NOOP_EVENTS
         self.noop_barriers = NOOP_BARRIERS_3510 if arch == "3510" else frozenset()
