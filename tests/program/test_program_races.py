@@ -6,7 +6,7 @@ source lines; with the sync in place, nothing. `--strict` makes the first race t
 
 What orders two blocks, from the pages: SyncAll (SyncAll.md; on the 950 the cube core's SyncAll<true>
 does nothing — asc-devkit impl/basic_api/dav_3510/kernel_operator_sync_impl.h:138-158, the AIV-only
-branch returns on the AIC, docs/divergences.md R21), and CrossCoreSetFlag / CrossCoreWaitFlag
+branch returns on the AIC, docs/divergences.md B5), and CrossCoreSetFlag / CrossCoreWaitFlag
 (CrossCoreSetFlag(ISASI).md: the set reports "在完成本核前置位的pipe流水任务后", so it covers what its pipe
 has done; the wait "阻塞本核后续指令的下发"). Two atomic writes (SetAtomicAdd) accumulate and do not race.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,8 @@ from test_program_multicore import (
     two_phase_kernel,
 )
 
-from ascsim.engine.gm_races import GmRaceError, GmRaceReport
+from ascsim.engine.gm_races import PAGE_CAP, GmRaceChecker, GmRaceError, GmRaceReport, GmRaceWarning
+from ascsim.engine.sync import Access
 from ascsim.program import Output
 
 
@@ -99,7 +101,7 @@ def test_two_phases_without_syncall_race_on_a2() -> None:
 
 def test_syncall_orders_nothing_on_the_950_cube_core() -> None:
     """The same kernel with its SyncAll on the 950: the C++ API's SyncAll<true> returns at once on the AIC
-    (divergence R21), so the phases race exactly as without it."""
+    (divergence B5), so the phases race exactly as without it."""
     _, _, gm = two_phase_inputs()
     r = run(two_phase_kernel("950"), gm, 4)
     assert [(x.kind, x.blocks) for x in r.race_reports] == [("WAR", (1, 0)), ("RAW", (3, 0))]
@@ -179,3 +181,70 @@ def test_command_line_prints_races_and_strict_exits_2_with_one_line(tmp_path: Pa
     assert r.returncode == 2
     assert r.stderr.startswith(f"{fix}: block 1 Fixpipe writes GM [")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+# -- the checker itself --------------------------------------------------------------------------------
+
+
+def _gm(lo: int, hi: int, write: bool) -> list[Access]:
+    return [Access("GM", lo, hi, write)]
+
+
+def test_two_atomic_writes_accumulate_one_atomic_write_races() -> None:
+    """SetAtomicAdd on both sides: the read-modify-writes are serialised, no race. One side plain: a WAW
+    whose message says which side was atomic."""
+    g = GmRaceChecker()
+    g.begin_launch(2)
+    g.access(0, _gm(0, 64, True), atomic=True, name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    g.access(1, _gm(0, 64, True), atomic=True, name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    assert g.reports == []
+    msg = (r"^k:2: block 1 DataCopy writes GM \[32, 64\) written by block 0 Fixpipe at k:1, and no "
+           r"cross-core sync .* \(only block 0's write is atomic\)$")
+    with pytest.warns(GmRaceWarning, match=msg):
+        g.access(1, _gm(32, 96, True), atomic=False, name="DataCopy", where="k:2", pipe="MTE3", seq=1)
+    assert [(r.kind, r.blocks) for r in g.reports] == [("WAW", (1, 0))]
+
+
+def test_a_cross_core_set_releases_what_its_pipe_has_completed() -> None:
+    """CrossCoreSetFlag<0, PIPE_MTE2> with the in-core knowledge {MTE2: 1, FIX: 0}: block 0's Fixpipe (FIX
+    call 1) is not covered, its DataCopy (MTE2 call 1) is; a release on PIPE_FIX covering FIX 1 orders
+    both reads."""
+    for known, raced in (({"MTE2": 1, "FIX": 0, "S": 0}, True), ({"MTE2": 1, "FIX": 1, "S": 0}, False)):
+        g = GmRaceChecker()
+        g.begin_launch(2)
+        g.access(0, _gm(0, 64, True), name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+        g.access(0, _gm(128, 192, True), name="DataCopy", where="k:2", pipe="MTE3", seq=1)
+        g.cross_set(0, 5, 0, "k:3", pipe="MTE2", known=known)
+        g.cross_set(1, 5, 0, "k:4", pipe="FIX", known={})
+        g.cross_wait(1, 5, 0, "k:5")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g.access(1, _gm(0, 64, False), name="GetValue", where="k:6", pipe="S", seq=1)
+        assert [r.lines for r in g.reports] == ([("k:6", "k:1")] if raced else [])
+
+
+def test_syncall_orders_everything_before_it() -> None:
+    g = GmRaceChecker()
+    g.begin_launch(3)
+    g.access(0, _gm(0, 4096, True), name="Fixpipe", where="k:1", pipe="FIX", seq=1)
+    g.sync_all([0, 1, 2])
+    g.access(1, _gm(0, 4096, False), name="DataCopy", where="k:2", pipe="MTE2", seq=1)
+    with pytest.warns(GmRaceWarning):
+        g.access(2, _gm(1024, 2048, True), name="Fixpipe", where="k:3", pipe="FIX", seq=1)
+    assert [(r.kind, r.lines) for r in g.reports] == [("WAR", ("k:3", "k:2"))]
+
+
+def test_the_history_stays_bounded_and_keeps_finding_races() -> None:
+    """10,000 reads of one page by 4 blocks, never ordered: the page keeps at most PAGE_CAP entries (merged
+    per block and line), and a later write still meets every block's reads."""
+    g = GmRaceChecker()
+    g.begin_launch(5)
+    for i in range(10_000):
+        b = i % 4
+        g.access(b, _gm(64 * (i % 60), 64 * (i % 60) + 32, False), name="GetValue", where=f"k:{b}", pipe="S",
+                 seq=i // 4 + 1)
+    assert sum(len(w) + len(r) for w, r in g.pages.values()) <= PAGE_CAP
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g.access(4, _gm(0, 4096, True), name="DataCopy", where="k:9", pipe="MTE3", seq=1)
+    assert sorted(r.blocks for r in g.reports) == [(4, 0), (4, 1), (4, 2), (4, 3)]

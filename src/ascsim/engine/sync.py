@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import HazardError, HazardWarning, UnsupportedError, doc_forbids
+from ..machine.chips import get_chip
 from ..machine.memory import LocalTensor
 
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
@@ -363,7 +364,7 @@ class SyncChecker:
         self.count = dict.fromkeys(PIPES, 0)
         self.vc = {p: dict.fromkeys(PIPES, 0) for p in PIPES}
         self.flags: dict[tuple, _Flag] = {}
-        self.history: dict[str, list[_Rec]] = {}
+        self.history: dict[str, dict[str, list[_Rec]]] = {}  # memory -> pipe -> its accesses, in order
         self._seen: dict[tuple, SyncReport] = {}
         self.blocked: dict[str, _Pending] = {}  # pipe -> the WaitFlag it is held at
         self.backlog: dict[str, list[tuple]] = {}  # pipe -> its calls issued since (run when released)
@@ -371,11 +372,7 @@ class SyncChecker:
         self.noops: dict[str, str] = {}  # no-op event / barrier -> where it was called (for the messages)
         self.issued = 0  # calls issued so far (program order)
         self._releasing: tuple[_Pending, str] | None = None  # the wait and SetFlag a held pipe goes on at
-        arch = ""
-        if self.chip:
-            from ..machine.chips import get_chip
-
-            arch = get_chip(self.chip).arch
+        arch = get_chip(self.chip).arch if self.chip else ""
         self.arch = arch
         self.noop_events = AIC_NOOP_EVENTS_3510 if arch == "3510" else AIC_NOOP_EVENTS
         self.noop_barriers = NOOP_BARRIERS_3510 if arch == "3510" else frozenset()
@@ -403,33 +400,41 @@ class SyncChecker:
             lo, hi, write = acc.start, acc.end, acc.write
             if hi <= lo:
                 continue
-            recs = self.history.setdefault(acc.memory, [])
+            by_pipe = self.history.setdefault(acc.memory, {})
             last_mmad = None  # the latest Mmad write this read may accumulate onto (MMAD_BARRIER_RULE)
-            for r in recs:
-                if r.end <= lo or hi <= r.start or not (r.write or write):
-                    continue
-                if r.pipe == p:
-                    if r.seq == seq:
-                        continue  # the call's own other access
-                    if p == "M" and r.write and not write and acc.memory == "L0C":
-                        if overlap_span(acc, r.acc) is not None:
-                            last_mmad = r
-                    if p not in UNORDERED_PIPES or not (r.write and write):
-                        continue  # in order; a same-pipe copy only conflicts with an overlapping destination
-                if known[r.pipe] >= r.seq:
-                    if r.issue > issue and self._releasing is not None:
-                        span = overlap_span(acc, r.acc)
-                        if span is not None:
-                            self._reordered(call, acc, r, span)
-                    continue
-                span = overlap_span(acc, r.acc)
-                if span is not None:
-                    self._race(call, acc, r, span)
+            for q, recs in by_pipe.items():
+                if q == p and p not in UNORDERED_PIPES and not (p == "M" and not write):
+                    continue  # in order: a pipe's own earlier calls never race with it
+                kq = known[q]
+                for r in recs:
+                    if r.end <= lo or hi <= r.start or not (r.write or write):
+                        continue
+                    if q == p:
+                        if r.seq == seq:
+                            continue  # the call's own other access
+                        if p == "M":  # in order; the page's rule for accumulating Mmads
+                            if r.write and acc.memory == "L0C" and overlap_span(acc, r.acc) is not None:
+                                last_mmad = r
+                            continue
+                        if not (r.write and write):
+                            continue  # a same-pipe copy only conflicts with an overlapping destination
+                    if kq >= r.seq:
+                        if r.issue > issue and self._releasing is not None:
+                            span = overlap_span(acc, r.acc)
+                            if span is not None:
+                                self._reordered(call, acc, r, span)
+                        continue
+                    span = overlap_span(acc, r.acc)
+                    if span is not None:
+                        self._race(call, acc, r, span)
             if last_mmad is not None:
                 self._mmad_rule(call, acc, last_mmad)
-            recs.append(_Rec(p, seq, acc, call.name, call.where, issue))
-            if len(recs) > HISTORY_CAP:
-                self._prune(acc.memory)
+            mine = by_pipe.get(p)
+            if mine is None:
+                mine = by_pipe[p] = []
+            mine.append(_Rec(p, seq, acc, call.name, call.where, issue))
+            if len(mine) > HISTORY_CAP:
+                self._prune(acc.memory, p)
 
     def _mmad_rule(self, call: PipeCall, acc: Access, r: _Rec) -> None:
         """A small Mmad accumulating into L0C an earlier Mmad wrote, with nothing (a PipeBarrier<PIPE_M>, or
@@ -501,18 +506,16 @@ class SyncChecker:
             raise SyncError(msg)
         warnings.warn(msg, SyncWarning, stacklevel=2)
 
-    def _prune(self, memory: str) -> None:
-        """Drop accesses every pipe's later calls are ordered after (they can race with nothing to come);
-        past HISTORY_CAP, merge the rest line by line (`_compact`)."""
-        floor = {}
-        for p in PIPES:
-            others = min(self.vc[q][p] for q in PIPES if q != p)
-            own = self.vc[p][p] if p in UNORDERED_PIPES or p == "M" else self.count[p]
-            floor[p] = min(others, own)
-        recs = [r for r in self.history[memory] if r.seq > floor[r.pipe]]
+    def _prune(self, memory: str, pipe: str) -> None:
+        """Drop a pipe's accesses every pipe's later calls are ordered after (they can race with nothing to
+        come); past HISTORY_CAP / 2, merge the rest line by line (`_compact`)."""
+        others = min(self.vc[q][pipe] for q in PIPES if q != pipe)
+        own = self.vc[pipe][pipe] if pipe in UNORDERED_PIPES or pipe == "M" else self.count[pipe]
+        floor = min(others, own)
+        recs = [r for r in self.history[memory][pipe] if r.seq > floor]
         if len(recs) > HISTORY_CAP // 2:
             recs = _compact(recs)
-        self.history[memory] = recs
+        self.history[memory][pipe] = recs
 
     @staticmethod
     def _pipe(p: str) -> None:
