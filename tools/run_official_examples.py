@@ -158,8 +158,8 @@ def run_case(root: Path, ex: Example, n: int | None, chip: str, work: Path, time
     res.warnings = sorted({str(w.message) for w in caught})
     if run.returncode != 0:
         res.note = f"exit {run.returncode}: {_tail(run.stderr or run.stdout)}"
-    ver = subprocess.run([sys.executable, str(exdir / "scripts" / "verify_result.py"), *_fmt(ex.verify_args, n)],
-                         cwd=scratch, capture_output=True, text=True, timeout=600)
+    verify = [sys.executable, str(exdir / "scripts" / "verify_result.py"), *_fmt(ex.verify_args, n)]
+    ver = subprocess.run(verify, cwd=scratch, capture_output=True, text=True, timeout=600)
     ok = ver.returncode == 0 and "test pass" in ver.stdout
     res.verify = "pass" if ok else "FAIL"
     if not ok:
