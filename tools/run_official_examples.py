@@ -100,7 +100,8 @@ class Result:
     returncode: int | None = None
     verify: str = "not run"  # "pass", "FAIL", "not run"
     note: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the engine's hazards and doc conflicts
+    sync: list[str] = field(default_factory=list)  # sync and cross-core race findings
 
     @property
     def passed(self) -> bool:
@@ -156,6 +157,7 @@ def run_case(root: Path, ex: Example, n: int | None, chip: str, work: Path, time
     res.run_s = time.monotonic() - t1
     res.returncode = run.returncode
     res.warnings = sorted({str(w.message) for w in caught})
+    res.sync = [str(x) for x in (*run.sync_reports, *run.race_reports)]
     if run.returncode != 0:
         res.note = f"exit {run.returncode}: {_tail(run.stderr or run.stdout)}"
     verify = [sys.executable, str(exdir / "scripts" / "verify_result.py"), *_fmt(ex.verify_args, n)]
@@ -204,8 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.cold:
         os.environ["ASCSIM_CACHE"] = str(Path(tempfile.mkdtemp(prefix="ascsim-cache-")))
     results: list[Result] = []
-    print("| example | scenario | chip | build s | run s | verify | note |")
-    print("|---|---|---|---|---|---|---|")
+    print("| example | scenario | chip | build s | run s | verify | hazards | sync | note |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for ex, n, chip in cases:
         r = run_case(root, ex, n, chip, work, a.timeout)
         results.append(r)
@@ -213,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         s = "-" if r.run_s is None else f"{r.run_s:.2f}"
         note = r.note.replace("|", "/")[:300]
         print(f"| {r.example} | {r.scenario if r.scenario is not None else '-'} | {r.chip} | {b} | {s} | "
-              f"{r.verify} | {note} |", flush=True)
+              f"{r.verify} | {len(r.warnings)} | {len(r.sync)} | {note} |", flush=True)
     passed = sum(r.passed for r in results)
     print(f"\n{passed} / {len(results)} cases pass (scratch: {work})")
     if a.json:
