@@ -226,7 +226,9 @@ def _own_lines(text: str) -> int:
 
 
 def _has_main(text: str) -> bool:
-    return re.search(r"\bint\s+main\s*\(", text) is not None
+    """A `main` defined at file scope: `int main(`, and the spellings Huawei's examples use (`int32_t main(`,
+    asc-devkit examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad/mmad.asc)."""
+    return re.search(r"\b(?:int|(?:std::)?int32_t|signed(?:\s+int)?|auto)\s+main\s*\(", text) is not None
 
 
 def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = (),
