@@ -219,7 +219,7 @@ def set_atomic_none(core: CoreState) -> None:
     core.regs.atomic = None
 
 
-# -- the cube's mode registers that change no byte ascsim computes -----------------------------------------------
+# -- the cube's mode registers that change no byte ascsim computes -------------------------------------------
 #
 # Mmad's HF32 mode rounds FP32 operands to HF32 before the multiply: a byte effect ascsim does not model, so
 # only its default (off) is accepted. The layout-transform bit (SetMMLayoutTransform / SetMMRowMajor /
@@ -234,13 +234,13 @@ def set_hf32_mode(core: CoreState, mode: object) -> None:
     true / ENABLE (FP32 operands rounded to HF32 in Mmad) is not modelled."""
     on = coerce.flag("SetHF32Mode", "hf32Mode", mode, cpp_rejects("SetHF32Mode takes a bool or HF32Mode"))
     if on:
-        raise NotImplementedFeature("SetHF32Mode(true): Mmad's HF32 mode (FP32 operands rounded to HF32 before "
-                                    "the multiply) is not modelled; ascsim runs Mmad in plain FP32 only")
+        raise NotImplementedFeature("SetHF32Mode(true): Mmad's HF32 mode (FP32 operands rounded to HF32 "
+                                    "before the multiply) is not modelled; ascsim runs Mmad in FP32 only")
 
 
 def set_hf32_trans_mode(core: CoreState, mode: object) -> None:
-    """`SetHF32TransMode(bool)` / `SetHF32TransMode(HF32TransMode)`: the rounding HF32 mode uses; with HF32
-    mode off (the only mode ascsim runs, see set_hf32_mode) it changes no byte, so both values are accepted."""
+    """`SetHF32TransMode(bool)` / `SetHF32TransMode(HF32TransMode)`: the rounding HF32 mode uses; with
+    HF32 mode off (the only mode ascsim runs, see set_hf32_mode) it changes no byte: both values pass."""
     coerce.flag("SetHF32TransMode", "hf32TransMode", mode, cpp_rejects("SetHF32TransMode takes a bool or "
                                                                        "HF32TransMode"))
 
@@ -249,7 +249,8 @@ def set_mm_layout_transform(core: CoreState, mode: object) -> None:
     """`SetMMLayoutTransform(bool)`: the order (N first or M first) in which Mmad issues its fractal products.
     It changes no byte of L0C (each product has its own fractal; see the comment above), so ascsim accepts
     both values and keeps no state for it."""
-    coerce.flag("SetMMLayoutTransform", "mmLayoutMode", mode, cpp_rejects("SetMMLayoutTransform takes a bool"))
+    coerce.flag("SetMMLayoutTransform", "mmLayoutMode", mode,
+                cpp_rejects("SetMMLayoutTransform takes a bool"))
 
 
 def set_mm_row_major(core: CoreState) -> None:

@@ -500,7 +500,8 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
         "`SetHF32Mode(bool | HF32Mode)`: false is the default; true (HF32 rounding in Mmad) is not modelled.",
         registers.set_hf32_mode)),)),
     Instruction("SetHF32TransMode", (_one(Op(
-        "set_hf32_trans_mode", "SetHF32TransMode", (value("mode", bool, cpp="hf32TransMode", step_default=False),),
+        "set_hf32_trans_mode", "SetHF32TransMode",
+        (value("mode", bool, cpp="hf32TransMode", step_default=False),),
         "`SetHF32TransMode(bool | HF32TransMode)`: HF32's rounding; no byte effect with HF32 off.",
         registers.set_hf32_trans_mode)),)),
     Instruction("SetMMLayoutTransform", (_one(Op(
