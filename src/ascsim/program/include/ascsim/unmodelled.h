@@ -16,11 +16,25 @@
 #include "ascsim/params.h"
 #include "ascsim/tensor.h"
 
-// A function template taking anything: declared so code naming it compiles; calling it stops the run.
-#define ASCSIM_UNMODELLED_FN(NAME)                                                  \
-    template <class... T, class... A>                                               \
-    __aicore__ inline void NAME(A&&...) {                                           \
-        ::ascsim::rt::not_modelled(#NAME, ::ascsim::rt::Site{__FILE__, __LINE__});  \
+namespace ascsim {
+namespace rt {
+// The first argument of a call that takes anything: converting to it records the call's source line (a
+// default argument of the conversion is evaluated where the argument is written).
+struct AnyArg {
+    template <class T>
+    AnyArg(const T&, Site s = Site{__builtin_FILE(), __builtin_LINE(), __builtin_COLUMN()}) : site(s) {}
+    Site site;
+};
+}  // namespace rt
+}  // namespace ascsim
+
+// A function taking any arguments, for names whose C++ API form is a compiler intrinsic (no declaration to
+// follow): declared so code naming it compiles; calling it stops the run at the caller's line.
+#define ASCSIM_UNMODELLED_FN(NAME)                                                         \
+    __aicore__ inline void NAME(ASCSIM_SITE) { ::ascsim::rt::not_modelled(#NAME, ascsim_site); } \
+    template <class... A>                                                                  \
+    __aicore__ inline void NAME(::ascsim::rt::AnyArg first, A&&...) {                      \
+        ::ascsim::rt::not_modelled(#NAME, first.site);                                     \
     }
 
 // The body of every declaration below: stop the run at the caller's line.
@@ -705,7 +719,396 @@ __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&, ASCSIM_SI
 __aicore__ inline void ICachePreLoad(const int64_t) {}
 __aicore__ inline int64_t GetICachePreloadStatus(ASCSIM_SITE) { ASCSIM_STOP("GetICachePreloadStatus"); }
 
+
+// ---- the 950 register-level vector API: AscendC::Reg, also spelt AscendC::MicroAPI (reg_compute/*) --------
+// Its register types, enums and the calls catlass's headers make, with the C++ API's template heads and
+// argument lists; every call stops the run.
+namespace Reg {
+enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
+enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
+enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
+enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
+enum class HighLowPart { LOWEST, HIGHEST };
+enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
+enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
+enum class LoadDist {
+    DIST_NORM,
+    DIST_BRC_B8,
+    DIST_BRC_B16,
+    DIST_BRC_B32,
+    DIST_US_B8 = 6,
+    DIST_US_B16,
+    DIST_DS_B8,
+    DIST_DS_B16,
+    DIST_BDINTLV,
+    DIST_DINTLV_B8,
+    DIST_DINTLV_B16,
+    DIST_UNPACK_B8,
+    DIST_UNPACK_B16,
+    DIST_BLK,
+    DIST_E2B_B16,
+    DIST_E2B_B32,
+    DIST_UNPACK_B32,
+    DIST_DINTLV_B32,
+    DIST_UNPACK4_B8,
+    DIST_SPLT4CHN_B8,
+    DIST_SPLT2CHN_B8,
+    DIST_SPLT2CHN_B16,
+};
+enum class MaskDist { DIST_NORM, DIST_US = 1, DIST_DS = 2, DIST_PACK = 1 };
+enum class StoreDist {
+    DIST_NORM_B8,
+    DIST_NORM_B16,
+    DIST_NORM_B32,
+    DIST_FIRST_ELEMENT_B8,
+    DIST_FIRST_ELEMENT_B16,
+    DIST_FIRST_ELEMENT_B32,
+    DIST_PACK_B16,
+    DIST_PACK_B32,
+    DIST_INTLV_B8,
+    DIST_INTLV_B16,
+    DIST_PACK_B64,
+    DIST_INTLV_B32,
+    DIST_PACK4_B32,
+    DIST_MRG4CHN_B8,
+    DIST_MRG2CHN_B8,
+    DIST_MRG2CHN_B16,
+    DIST_NORM
+};
+enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+enum class DataCopyMode { DATA_BLOCK_COPY };
+using ::AscendC::ReduceType;
+struct DefaultType {};
+struct CastTrait {
+    RegLayout layoutMode = RegLayout::UNKNOWN;
+    SatMode satMode = SatMode::UNKNOWN;
+    MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
+    RoundMode roundMode = RoundMode::UNKNOWN;
+};
+constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
+struct RegTrait {
+    int REG_NUM = 1;
+};
+constexpr RegTrait RegTraitNumOne = {1};
+constexpr RegTrait RegTraitNumTwo = {2};
+
+// The registers: opaque here (their values would live in the vector unit ascsim does not run).
+template <class T, const RegTrait& regTrait = RegTraitNumOne>
+struct RegTensor {
+    RegTensor() {}
+    using ActualT = T;
+    static constexpr RegTrait trait = regTrait;
+    static constexpr int REG_NUM = trait.REG_NUM;
+};
+struct MaskReg {};
+struct AddrReg {};
+struct UnalignReg {};
+using UnalignRegForLoad = UnalignReg;
+using UnalignRegForStore = UnalignReg;
+
+template <class T, MaskPattern mode = MaskPattern::ALL, const RegTrait& regTrait = RegTraitNumOne>
+__aicore__ inline MaskReg CreateMask(ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::CreateMask");
+}
+template <class T, const RegTrait& regTrait = RegTraitNumOne>
+__aicore__ inline MaskReg UpdateMask(uint32_t& scalarValue, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::UpdateMask");
+}
+template <class T>
+__aicore__ inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::CreateAddrReg");
+}
+template <class T>
+__aicore__ inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1,
+                                        ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::CreateAddrReg");
+}
+template <class T>
+__aicore__ inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1,
+                                        uint16_t index2, uint32_t stride2, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::CreateAddrReg");
+}
+template <class T>
+__aicore__ inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1,
+                                        uint16_t index2, uint32_t stride2, uint16_t index3, uint32_t stride3,
+                                        ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::CreateAddrReg");
+}
+template <MemType src, MemType dst>
+__aicore__ inline void LocalMemBar(ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LocalMemBar");
+}
+
+// loads and stores between UB and registers
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
+__aicore__ inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, class U>
+__aicore__ inline void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
+__aicore__ inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, LoadDist dist, class U>
+__aicore__ inline void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, LoadDist dist, class U>
+__aicore__ inline void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr, AddrReg offset, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, DataCopyMode dataMode, class U>
+__aicore__ inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, uint32_t dataBlockStride, MaskReg& mask,
+                                 ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, class U>
+__aicore__ inline void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, uint32_t dataBlockStride, uint32_t repeatStride,
+                                 MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T, MaskDist dist = MaskDist::DIST_NORM>
+__aicore__ inline void LoadAlign(MaskReg& mask, __ubuf__ T* srcAddr, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T, MaskDist dist = MaskDist::DIST_NORM>
+__aicore__ inline void LoadAlign(MaskReg& mask, __ubuf__ T* srcAddr, AddrReg offset, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadAlign");
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask,
+                                  ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T = DefaultType, StoreDist dist, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T = DefaultType, DataCopyMode dataMode, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, uint32_t dataBlockStride, MaskReg& mask,
+                                  ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, class U>
+__aicore__ inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, uint32_t dataBlockStride, uint32_t repeatStride,
+                                  MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T, MaskDist dist = MaskDist::DIST_NORM>
+__aicore__ inline void StoreAlign(__ubuf__ T* dstAddr, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreAlign");
+}
+template <class T>
+__aicore__ inline void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadUnAlignPre");
+}
+template <class T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, class U>
+__aicore__ inline void LoadUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T*& srcAddr, uint32_t postUpdateStride,
+                                   ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::LoadUnAlign");
+}
+template <class T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, class U>
+__aicore__ inline void StoreUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg,
+                                    uint32_t postUpdateStride, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreUnAlign");
+}
+template <class T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
+__aicore__ inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int32_t postUpdateStride,
+                                        ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::StoreUnAlignPost");
+}
+
+// element-wise on registers, under a mask
+#define ASCSIM_REG_BINARY(NAME, MODE)                                                                          \
+    template <class T = DefaultType, MODE mode = MaskMergeMode::ZEROING, class U>                              \
+    __aicore__ inline void NAME(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {               \
+        ASCSIM_STOP("Reg::" #NAME);                                                                            \
+    }
+ASCSIM_REG_BINARY(Add, MaskMergeMode)
+ASCSIM_REG_BINARY(Sub, MaskMergeMode)
+ASCSIM_REG_BINARY(Mul, MaskMergeMode)
+ASCSIM_REG_BINARY(Div, auto)
+ASCSIM_REG_BINARY(Max, MaskMergeMode)
+ASCSIM_REG_BINARY(Min, MaskMergeMode)
+ASCSIM_REG_BINARY(And, MaskMergeMode)
+ASCSIM_REG_BINARY(Or, MaskMergeMode)
+ASCSIM_REG_BINARY(Xor, MaskMergeMode)
+ASCSIM_REG_BINARY(Prelu, MaskMergeMode)
+ASCSIM_REG_BINARY(MulAddDst, MaskMergeMode)
+ASCSIM_REG_BINARY(MulDstAdd, MaskMergeMode)
+ASCSIM_REG_BINARY(AbsSub, MaskMergeMode)
+#undef ASCSIM_REG_BINARY
+#define ASCSIM_REG_SCALAR(NAME)                                                                                \
+    template <class T = DefaultType, class U, MaskMergeMode mode = MaskMergeMode::ZEROING, class S>            \
+    __aicore__ inline void NAME(S& dstReg, S& srcReg, U scalarValue, MaskReg& mask, ASCSIM_SITE) {             \
+        ASCSIM_STOP("Reg::" #NAME);                                                                            \
+    }
+ASCSIM_REG_SCALAR(Adds)
+ASCSIM_REG_SCALAR(Muls)
+ASCSIM_REG_SCALAR(Maxs)
+ASCSIM_REG_SCALAR(Mins)
+ASCSIM_REG_SCALAR(ShiftLefts)
+ASCSIM_REG_SCALAR(ShiftRights)
+ASCSIM_REG_SCALAR(LeakyRelu)
+ASCSIM_REG_SCALAR(Axpy)
+#undef ASCSIM_REG_SCALAR
+#define ASCSIM_REG_UNARY(NAME, MODE)                                                                           \
+    template <class T = DefaultType, MODE mode = MaskMergeMode::ZEROING, class U>                              \
+    __aicore__ inline void NAME(U& dstReg, U& srcReg, MaskReg& mask, ASCSIM_SITE) {                            \
+        ASCSIM_STOP("Reg::" #NAME);                                                                            \
+    }
+ASCSIM_REG_UNARY(Relu, MaskMergeMode)
+ASCSIM_REG_UNARY(Neg, MaskMergeMode)
+ASCSIM_REG_UNARY(Not, MaskMergeMode)
+ASCSIM_REG_UNARY(Exp, auto)
+ASCSIM_REG_UNARY(Sqrt, auto)
+ASCSIM_REG_UNARY(Ln, auto)
+ASCSIM_REG_UNARY(Log, auto)
+ASCSIM_REG_UNARY(Log2, auto)
+ASCSIM_REG_UNARY(Log10, auto)
+#undef ASCSIM_REG_UNARY
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>
+__aicore__ inline void Abs(U& dstReg, U& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Abs");
+}
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void Abs(S& dstReg, V& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Abs");
+}
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void ShiftLeft(S& dstReg, S& srcReg0, V& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::ShiftLeft");
+}
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void ShiftRight(S& dstReg, S& srcReg0, V& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::ShiftRight");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Add(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Add");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Sub(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Sub");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Mull(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Mull");
+}
+template <class T = DefaultType, class U = DefaultType, RegLayout layout = RegLayout::ZERO,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void ExpSub(S& dstReg, V& srcReg0, V& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::ExpSub");
+}
+template <class T = DefaultType, CMPMODE mode = CMPMODE::EQ, class U>
+__aicore__ inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Compare");
+}
+template <class T = DefaultType, CMPMODE mode = CMPMODE::EQ, class U, class S>
+__aicore__ inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Compares");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Select(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Select");
+}
+template <class T = DefaultType, class U, class S>
+__aicore__ inline void Duplicate(S& dstReg, U scalarValue, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Duplicate");
+}
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
+__aicore__ inline void Duplicate(S& dstReg, U scalarValue, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Duplicate");
+}
+template <class T = DefaultType, HighLowPart pos = HighLowPart::LOWEST, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          class S>
+__aicore__ inline void Duplicate(S& dstReg, S& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Duplicate");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Interleave(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Interleave");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void DeInterleave(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::DeInterleave");
+}
+template <ReduceType type = ReduceType::SUM, class T = DefaultType, class U = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void Reduce(S& dstReg, V srcReg, MaskReg mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Reduce");
+}
+template <ReduceType type = ReduceType::SUM, class T = DefaultType, class U = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+__aicore__ inline void ReduceDataBlock(S& dstReg, V srcReg, MaskReg mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::ReduceDataBlock");
+}
+template <class T = DefaultType, class U = DefaultType, const CastTrait& trait = castTrait, class S, class V>
+__aicore__ inline void Cast(S& dstReg, V& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Cast");
+}
+template <class T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S>
+__aicore__ inline void Truncate(S& dstReg, S& srcReg, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Truncate");
+}
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::MERGING, class U>
+__aicore__ inline void Move(U& dstReg, U& srcReg, MaskReg mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Move");
+}
+template <class T = DefaultType, class U>
+__aicore__ inline void Move(U& dstReg, U& srcReg, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Move");
+}
+template <class T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, class U, class S>
+__aicore__ inline void Arange(S& dstReg, U scalarValue, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Arange");
+}
+// on mask registers
+__aicore__ inline void And(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::And");
+}
+__aicore__ inline void Or(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Or");
+}
+__aicore__ inline void Xor(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Xor");
+}
+__aicore__ inline void Not(MaskReg& dst, MaskReg& src, MaskReg& mask, ASCSIM_SITE) { ASCSIM_STOP("Reg::Not"); }
+__aicore__ inline void Select(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Select");
+}
+__aicore__ inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask, ASCSIM_SITE) { ASCSIM_STOP("Reg::Move"); }
+__aicore__ inline void Move(MaskReg& dst, MaskReg& src, ASCSIM_SITE) { ASCSIM_STOP("Reg::Move"); }
+template <class T>
+__aicore__ inline void Interleave(MaskReg& dst0, MaskReg& dst1, MaskReg& src0, MaskReg& src1, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::Interleave");
+}
+template <class T>
+__aicore__ inline void DeInterleave(MaskReg& dst0, MaskReg& dst1, MaskReg& src0, MaskReg& src1, ASCSIM_SITE) {
+    ASCSIM_STOP("Reg::DeInterleave");
+}
+}  // namespace Reg
+namespace MicroAPI = Reg;
+
 }  // namespace AscendC
+
+// CCE intrinsics catlass's headers call directly (the 950 4-bit and MX-scale L1 -> L0 loads).
+ASCSIM_UNMODELLED_FN(load_cbuf_to_ca_s4)
+ASCSIM_UNMODELLED_FN(load_cbuf_to_cb_s4)
+ASCSIM_UNMODELLED_FN(load_cbuf_to_ca_mx)
+ASCSIM_UNMODELLED_FN(load_cbuf_to_cb_mx)
 
 #undef ASCSIM_NOTHING
 #undef ASCSIM_COMMA
