@@ -7,9 +7,10 @@ Each case is a seed of tests/fuzz/program_mutations.py with one to three mutator
 scratch folder and run as `python -m ascsim.cli run FILE --chip a2 -q --timeout T --compile-timeout C
 [--gm ...]` under a measuring wrapper (the whole process tree's memory, a hard outer timeout of
 T + C + 60 s). A case passes when it exits 0, 1 or 2, prints no Python traceback and no "internal error",
-ends before the outer timeout and stays under 2 GiB. Builds go to a scratch ASCSIM_CACHE (removed at the
-end). Failing cases are copied to --keep (default ./fuzz-failures) with their command line; a case replays
-with `--replay "Case(...)"` (the label the table prints).
+ends before the outer timeout and stays under 2 GiB. Builds go to scratch caches, ascsim's and zig's
+(removed at the end; the unmutated seeds warm them first, and must run cleanly). `--extremes` runs the
+hand-picked cases too. Failing cases are copied to --keep (default ./fuzz-failures) with their stderr; a
+case replays with `--replay "Case(...)"` (the label the table prints).
 
 Recorded runs (2 shared cores):
 
@@ -38,10 +39,28 @@ import program_mutations as pm  # noqa: E402
 LIMIT = 2 << 30
 
 
-def _env(cache: Path) -> dict[str, str]:
+def _env(work: Path) -> dict[str, str]:
+    """Builds go to scratch caches: ascsim's (an executable per case) and zig's (two objects per link)."""
     src = str(ROOT / "src")
     path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": src + (os.pathsep + path if path else ""), "ASCSIM_CACHE": str(cache)}
+    return {**os.environ, "PYTHONPATH": src + (os.pathsep + path if path else ""),
+            "ASCSIM_CACHE": str(work / "cache"), "ZIG_GLOBAL_CACHE_DIR": str(work / "zig")}
+
+
+def warm_up(work: Path, env: dict[str, str], timeout: float) -> bool:
+    """Each seed, unmutated, with a long --compile-timeout: the scratch caches get zig's libc++ and ascsim's
+    runtime (minutes, once), and every seed must run cleanly."""
+    ok = True
+    for name, text in pm.SEEDS.items():
+        folder = Path(tempfile.mkdtemp(prefix="seed-", dir=work))
+        path = folder / "k.cpp"
+        path.write_text(text, encoding="utf-8")
+        o = pm.run_measured(pm.cli_argv(path, pm.Case(name, (), 0), folder, timeout, 900), timeout + 960,
+                            env=env, cwd=folder)
+        print(f"seed {name}: rc={o.rc} {o.elapsed:.1f} s {o.memory / 2**20:.0f} MiB", flush=True)
+        ok = ok and o.rc == 0 and not o.failures(LIMIT)
+        shutil.rmtree(folder, ignore_errors=True)
+    return ok
 
 
 def run_case(case: pm.Case, work: Path, env: dict[str, str], timeout: float, compile_timeout: float,
@@ -118,14 +137,16 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         cases = [pm.random_case(rng) for _ in range(args.cases)]
     work = Path(tempfile.mkdtemp(prefix="ascsim-fuzz-programs-"))
-    cache = work / "cache"
-    env = _env(cache)
+    env = _env(work)
     t0 = time.monotonic()
     stats: dict[str, list[pm.Outcome]] = defaultdict(list)
     failures: list[tuple[pm.Case, str, pm.Outcome]] = []
     done = 0
     extreme_failures = 0
     try:
+        if not warm_up(work, env, args.timeout):
+            print("a seed does not run cleanly: no fuzzing")
+            return 1
         if args.extremes:
             extreme_failures = run_extremes(work, env, args.timeout, args.compile_timeout)
 

@@ -1063,9 +1063,9 @@ EXTREMES: dict[str, Extreme] = {
          + in_kernel(_K, "(void)sizeof(typename Exp<int>::type);")).encode(), "kernel_barrier",
         (*_COMPILER_STOPS, "does not compile")),
     "while_1_in_kernel": Extreme(in_kernel(_K, "while (1);").encode(), "kernel_barrier",
-                                 ("ran past its timeout (4 s",), timeout=4),
-    "while_1_in_main": Extreme(in_main(_P, "while (1);").encode(), "program", ("ran past its timeout (4 s",),
-                               timeout=4),
+                                 ("ran past its timeout (2 s",), timeout=2),
+    "while_1_in_main": Extreme(in_main(_P, "while (1);").encode(), "program", ("ran past its timeout (2 s",),
+                               timeout=2),
     "infinite_recursion": Extreme(
         in_kernel(_K.replace('extern "C"', _RECURSIVE, 1), "(void)rec(0);").encode(), "kernel_barrier",
         ("SIGSEGV",)),

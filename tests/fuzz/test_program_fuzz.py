@@ -13,7 +13,7 @@ may raise AscsimError only.
 * `test_hand_picked_extremes`: empty files, non-UTF-8 bytes, a 10^6-long literal, exponential macros,
   template bombs, `while (1);` in the kernel and in main, infinite recursion, 1 GiB arrays, a huge blockDim,
   negative parameters, NaN literals, nesting 10^4 deep — each with the one-line outcome it must have.
-* `test_mutated_programs`: `ASCSIM_PROGRAM_FUZZ_BUDGET` (default 6) random cases of a fixed seed; the
+* `test_mutated_programs`: `ASCSIM_PROGRAM_FUZZ_BUDGET` (default 4) random cases of a fixed seed; the
   long run is tools/fuzz_programs.py (its docstring records one of >= 2,000 files).
 * The regressions of what this fuzzing found: a non-UTF-8 byte in a string literal (the build's cache key
   raised UnicodeEncodeError: an internal error), launches of many blocks stopping at the 127th (the block
@@ -41,11 +41,11 @@ import program_mutations as pm  # noqa: E402
 
 from ascsim.base.errors import AscsimError  # noqa: E402
 
-BUDGET = int(os.environ.get("ASCSIM_PROGRAM_FUZZ_BUDGET", "6"))
+BUDGET = int(os.environ.get("ASCSIM_PROGRAM_FUZZ_BUDGET", "4"))
 TIMEOUT = 10.0
 COMPILE_TIMEOUT = 30.0
 #: The compile bombs' --compile-timeout: they must end by then, with a BuildError.
-BOMB_COMPILE_TIMEOUT = 10.0
+BOMB_COMPILE_TIMEOUT = 6.0
 LIMIT = 2 << 30
 
 
