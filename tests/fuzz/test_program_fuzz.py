@@ -153,6 +153,35 @@ def test_a_launch_of_many_blocks_runs_every_block(fill_kernel) -> None:  # noqa:
     assert sorted(c.block for c in run.trace if c.name == "Fill") == list(range(200))
 
 
+@pytest.mark.parametrize("call,message", [
+    ('c.send();', "a malformed SetFlag request"),  # set_flag with none of its values
+    ('c.str("lots").i64(1).str("SetFlag"); c.send();', "a malformed SetFlag request"),
+    ('c.u64(1).u64(2); c.send();', "a malformed SetFlag request"),
+])
+def test_malformed_bridge_requests_are_errors(tmp_path: Path, call: str, message: str) -> None:
+    """A program that speaks the bridge itself (ascsim::rt::Call) with values the headers never send: one
+    error at its line, not an internal error (an IndexError / ValueError in the engine's handler)."""
+    from ascsim.program import load_kernel
+
+    f = tmp_path / "k.cpp"
+    f.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
+                 f'    ::ascsim::rt::Call c("set_flag", ::ascsim::rt::Site{{"x.cpp", 3, 0}}); {call}\n}}\n',
+                 encoding="utf-8")
+    with pytest.raises(AscsimError, match=f"^x.cpp:3: {message}"):
+        load_kernel(f, "a2").run(timeout=60)
+
+
+def test_a_table_call_with_missing_values_is_an_error(tmp_path: Path) -> None:
+    from ascsim.program import load_kernel
+
+    f = tmp_path / "k.cpp"
+    f.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR a)\n{\n'
+                 '    ::ascsim::rt::Call c("mmad", ::ascsim::rt::Site{"x.cpp", 3, 0});\n'
+                 "    c.i64(3).f64(1.5);\n    c.send();\n}\n", encoding="utf-8")
+    with pytest.raises(AscsimError, match=r"^x.cpp:3: a malformed Mmad request \(2 values for its \d+ "):
+        load_kernel(f, "a2").run(timeout=60)
+
+
 @pytest.mark.parametrize("blocks", [0, -1, 2**32, 10**12, True, 1.5])
 def test_block_dim_out_of_range(fill_kernel, blocks: object) -> None:  # noqa: ANN001
     with pytest.raises(AscsimError, match=r"blockDim must be an integer in \[1, 4294967295\]"):
