@@ -230,3 +230,23 @@ def test_the_gm_kept_for_a_scenario_is_bounded() -> None:
     finally:
         kept.clear()  # (the copies view nothing of GM; its mapping can go)
         gm.close()
+
+
+@pytest.mark.parametrize("limits", ["program", "compiler"])
+def test_cpu_time_is_bounded_when_ascsim_is_gone(monkeypatch: pytest.MonkeyPatch, limits: str) -> None:
+    """The program and the compiler run in their own sessions: if their ascsim is killed, nothing stops
+    them but their own limits. Their CPU time is bounded a little past their timeout (here: 1 s, with no
+    margin), so a spinning orphan dies of SIGXCPU."""
+    import signal
+    import subprocess
+    import time
+
+    from ascsim.program import build, run
+
+    monkeypatch.setattr(run, "CPU_MARGIN", 0)
+    monkeypatch.setattr(build, "CPU_MARGIN", 0)
+    limit = (lambda: run._child_limits(1)) if limits == "program" else (lambda: build._limits(1))
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", "while True: pass"], preexec_fn=limit, timeout=60)
+    assert r.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+    assert time.monotonic() - t0 < 60
