@@ -24,6 +24,7 @@ import ast
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         cases = [pm.random_case(rng) for _ in range(args.cases)]
     work = Path(tempfile.mkdtemp(prefix="ascsim-fuzz-programs-"))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # (the scratch folder still goes)
     env = _env(work)
     t0 = time.monotonic()
     stats: dict[str, list[pm.Outcome]] = defaultdict(list)

@@ -694,6 +694,12 @@ def api_misuse(text: bytes, rng: random.Random) -> bytes:
         b"{ for (int fd = 0; fd < 64; ++fd) { static const char junk[] = \"\\x10\\0\\0\\0CCCCCCCCCCCCCCCC\"; "
         b"(void)!write(fd, junk, sizeof(junk)); } }\n",
         b"fork();\n",
+        # the bridge's own calls with values the runtime never sends
+        b'{ ::ascsim::rt::Call c("set_flag", ::ascsim::rt::Site{"x.cpp", 3, 0}); c.send(); }\n',
+        b'{ ::ascsim::rt::Call c("gm_malloc", ::ascsim::rt::Site{"x.cpp", 3, 0}); c.str("lots"); '
+        b"c.send(); }\n",
+        b'{ ::ascsim::rt::Call c("mmad", ::ascsim::rt::Site{"x.cpp", 3, 0}); c.i64(3).f64(1.5); '
+        b"c.send(); }\n",
         b"{ char* e = getenv(\"ASCSIM_BRIDGE\"); if (e) { e[0] = 'x'; } }\n",
     ])
     heads = b"#include <csignal>\n#include <cstdlib>\n#include <unistd.h>\n"

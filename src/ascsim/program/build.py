@@ -54,6 +54,8 @@ LONG_PROGRAM = 20_000
 COMPILE_MEMORY = 3 << 29
 #: The largest file a compiler run may write (the preprocessed program, an object, the executable).
 COMPILE_FILE_SIZE = 1 << 28
+#: CPU seconds past its timeout a compiler (or a program, run.py) may use: the bound when its ascsim is gone.
+CPU_MARGIN = 10
 
 
 class BuildError(AscsimError):
@@ -125,12 +127,18 @@ def find_compiler() -> Compiler:
                      "(pip install ziglang), a clang++ on the PATH, or the compiler CXX names")
 
 
-def _limits() -> None:  # runs in the compiler's child process
+def _limits(seconds: float | None = None) -> None:  # runs in the compiler's child process
+    """The compiler's limits. `seconds`: its CPU time too (a little past its timeout), so a compiler whose
+    ascsim was killed cannot run on for ever (it is in its own session: nothing else stops it)."""
     os.setsid()
-    for lim, value in ((resource.RLIMIT_DATA, COMPILE_MEMORY), (resource.RLIMIT_FSIZE, COMPILE_FILE_SIZE),
-                       (resource.RLIMIT_CORE, 0)):
+    limits = [(resource.RLIMIT_DATA, COMPILE_MEMORY, COMPILE_MEMORY),
+              (resource.RLIMIT_FSIZE, COMPILE_FILE_SIZE, COMPILE_FILE_SIZE), (resource.RLIMIT_CORE, 0, 0)]
+    if seconds is not None:
+        cpu = max(1, int(seconds) + CPU_MARGIN)
+        limits.append((resource.RLIMIT_CPU, cpu, cpu + 5))
+    for lim, soft, hard in limits:
         try:
-            resource.setrlimit(lim, (value, value))
+            resource.setrlimit(lim, (soft, hard))
         except (ValueError, OSError):
             pass
 
@@ -154,7 +162,7 @@ def _run(argv: list[str], timeout: float, what: str, deadline: float | None = No
         if left <= 0:
             raise subprocess.TimeoutExpired(argv, timeout)
         r = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=left,
-                           preexec_fn=_limits, env=_compiler_env())
+                           preexec_fn=lambda: _limits(left), env=_compiler_env())
     except subprocess.TimeoutExpired:
         raise BuildError(f"{what}: the compiler ran past {timeout:g} s (--compile-timeout)") from None
     except OSError as e:

@@ -46,6 +46,8 @@ from .server import Server, TraceCall
 PROGRAM_MEMORY = 1 << 30
 #: The GM a program may allocate unless told otherwise (--gm-limit).
 GM_LIMIT = 512 << 20
+#: CPU seconds past its timeout a program may use: the bound on one whose ascsim is gone (killed).
+CPU_MARGIN = 10
 #: The most blocks a launch can name (its blockDim is a uint32_t).
 MAX_BLOCK_DIM = (1 << 32) - 1
 #: The main thread's stack (block threads: ASCSIM_STACK, 16 MB).
@@ -300,12 +302,16 @@ def parse_gm(spec: str) -> tuple[str, Input | Output]:
 # -- the child process ---------------------------------------------------------------------------------------
 
 
-def _child_limits() -> None:  # runs in the program's child process
+def _child_limits(seconds: float) -> None:  # runs in the program's child process
+    """The program's limits; its CPU time a little past its timeout, so a program whose ascsim was killed
+    cannot spin on for ever (its blocks run one at a time: CPU time <= wall time)."""
     os.setsid()  # its own process group: a timeout kills everything it started
-    for lim, value in ((resource.RLIMIT_DATA, PROGRAM_MEMORY), (resource.RLIMIT_STACK, PROGRAM_STACK),
-                       (resource.RLIMIT_CORE, 0)):
+    cpu = max(1, int(seconds) + CPU_MARGIN)
+    for lim, soft, hard in ((resource.RLIMIT_DATA, PROGRAM_MEMORY, PROGRAM_MEMORY),
+                            (resource.RLIMIT_STACK, PROGRAM_STACK, PROGRAM_STACK),
+                            (resource.RLIMIT_CORE, 0, 0), (resource.RLIMIT_CPU, cpu, cpu + 5)):
         try:
-            resource.setrlimit(lim, (value, value))
+            resource.setrlimit(lim, (soft, hard))
         except (ValueError, OSError):
             pass
 
@@ -333,7 +339,8 @@ def _spawn(built: Built, server: Server, args: list[str], cwd: str | Path | None
     try:
         proc = subprocess.Popen([built.source.stem, *args], executable=str(built.exe), cwd=cwd, env=env,
                                 stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f,
-                                pass_fds=(req_w, rep_r, server.gm.fd), preexec_fn=_child_limits)
+                                pass_fds=(req_w, rep_r, server.gm.fd),
+                                preexec_fn=lambda: _child_limits(timeout))
     except OSError as e:
         for fd in (req_r, req_w, rep_r, rep_w):
             os.close(fd)
@@ -384,7 +391,8 @@ def _fault_of(rc: int, server: Server, built: Built) -> str | None:
                 "SIGFPE": "a crash (SIGFPE: an arithmetic error such as a division by zero)",
                 "SIGABRT": "an abort (SIGABRT: abort() or a failed assert)",
                 "SIGILL": "a crash (SIGILL: an illegal instruction)",
-                "SIGKILL": "killed (SIGKILL: out of memory?)"}.get(name, f"killed by {name}")
+                "SIGKILL": "killed (SIGKILL: out of memory?)",
+                "SIGXCPU": "killed (SIGXCPU: its CPU time passed --timeout)"}.get(name, f"killed by {name}")
         where = ""
         if server.fault is not None and name in ("SIGSEGV", "SIGBUS"):
             addr = server.fault[1]

@@ -248,7 +248,11 @@ class Server:
                 handler = self.handlers.get(name)
                 if handler is None:
                     raise P.BridgeError(f"unknown operation {name!r}")
-                handler(block, where, [v.member if isinstance(v, P.Enum) else v for v in values])
+                try:
+                    handler(block, where, [v.member if isinstance(v, P.Enum) else v for v in values])
+                except (IndexError, TypeError, ValueError) as e:  # its values are not what the runtime sends
+                    raise P.BridgeError(f"a malformed {API_NAMES.get(name, name)} request "
+                                        f"({type(e).__name__}: {e})") from None
         except Stop as s:
             self.error = s.error
         except AscsimError as e:
@@ -259,6 +263,8 @@ class Server:
     def block(self, index: int, what: str) -> Block:
         if self.launch is None or index < 0:
             raise ProgramError(f"{what} is a device call, made on the host (outside a kernel launch)")
+        if index >= len(self.launch.blocks):
+            raise P.BridgeError(f"{what} from block {index} of a launch of {len(self.launch.blocks)}")
         return self.launch.blocks[index]
 
     def _warned(self, where: str, fn: Callable[[], Any]) -> Any:
@@ -277,6 +283,10 @@ class Server:
         return out
 
     def _table_call(self, index: int, op: table.Op, where: str, values: list) -> None:
+        if len(values) != len(op.args) or any(v is None for a, v in zip(op.args, values, strict=True)
+                                              if not a.optional):
+            raise P.BridgeError(f"a malformed {op.instr} request ({len(values)} values for its "
+                                f"{len(op.args)} arguments)")
         b = self.block(index, op.instr)
         core = b.core
         assert self.conv is not None
