@@ -545,3 +545,21 @@ def test_pipe_barrier_of_mte3_is_a_no_op_on_the_950_cube_core(chip: str, raced: 
         s.barrier("MTE3", "k:2")
         s.instruction(_call("DataCopy", "MTE3", "k:3", ("L1", 0, 512, False), ("GM", 256, 768, True)))
     assert [(r.kind, r.lines) for r in s.reports] == ([("WAW", ("k:3", "k:1"))] if raced else [])
+
+
+@pytest.mark.parametrize(("mmad_unit", "fix_unit", "reported"), [(3, 3, False), (2, 3, False), (0, 3, True),
+                                                                (3, 0, True), (0, 0, True)])
+def test_unit_flags_order_mmad_and_fixpipe(mmad_unit: int, fix_unit: int, reported: bool) -> None:
+    """Mmad.md 参数说明 unitFlag: with unitFlag 2 or 3 on both the Mmad and the Fixpipe ("须将Mmad指令和Fixpipe
+    指令的unitFlag值设置为2或3"), the hardware moves each fractal out once it is computed — no M_FIX flag is
+    needed between them (catlass's matmuls rely on it); with either off, the read is a race."""
+    from ascsim.params import FixpipeParamsV220
+
+    chk = SyncChecker(chip="a2")
+    with _quiet():
+        chk.instruction(_call("Mmad", "M", "k.cpp:10", ("L0C", 0, 1024, True),
+                              params=MmadParams(16, 16, 16, unitFlag=mmad_unit)))
+        chk.instruction(_call("Fixpipe", "FIX", "k.cpp:11", ("L0C", 0, 1024, False), ("GM", 0, 1024, True),
+                              params=FixpipeParamsV220(16, 16, 16, 16, unitFlag=fix_unit)))
+    raw = [r for r in chk.reports if r.kind == "RAW"]
+    assert bool(raw) == reported, chk.reports

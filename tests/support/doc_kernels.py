@@ -15,7 +15,9 @@ DivCeil).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -25,6 +27,7 @@ import numpy as np
 from ascsim.program import load_kernel
 
 _DIR = Path(tempfile.mkdtemp(prefix="ascsim-test-kernels-"))
+atexit.register(shutil.rmtree, _DIR, True)  # the session's kernel files go with it
 
 
 class Kernel:

@@ -311,6 +311,14 @@ class PipeCall:
     params: Any = None
 
 
+def unit_flag(call: PipeCall) -> bool:
+    """Whether a Mmad or a move out of L0C runs with unitFlag 2 or 3: Mmad.md 参数说明 unitFlag
+    ("控制Mmad指令和Fixpipe指令细粒度的并行 ... 须将...unitFlag值设置为2或3"; UnitFlag.md):
+    the hardware then moves each fractal out once it is computed, so two such calls on L0C need no flag
+    between them (docs/divergences.md R22)."""
+    return call.pipe in ("M", "FIX") and getattr(call.params, "unitFlag", 0) in (2, 3)
+
+
 @dataclass
 class SyncReport:
     """One finding: kind is RAW / WAR / WAW / mmad-barrier / reordered / unpaired-set / unpaired-wait /
@@ -325,12 +333,14 @@ class SyncReport:
 class _Rec:
     """One access in the history (its span and direction copied out: the hot loop reads them)."""
 
-    __slots__ = ("pipe", "seq", "acc", "name", "where", "issue", "start", "end", "write")
+    __slots__ = ("pipe", "seq", "acc", "name", "where", "issue", "start", "end", "write", "unit")
 
-    def __init__(self, pipe: str, seq: int, acc: Access, name: str, where: str, issue: int = 0) -> None:
+    def __init__(self, pipe: str, seq: int, acc: Access, name: str, where: str, issue: int = 0,
+                 unit: bool = False) -> None:
         self.pipe, self.seq, self.acc, self.name, self.where = pipe, seq, acc, name, where
         self.issue = issue  # the call's place in program order
         self.start, self.end, self.write = acc.start, acc.end, acc.write
+        self.unit = unit  # a Mmad / Fixpipe with unitFlag 2 or 3 (`unit_flag`)
 
 
 @dataclass
@@ -393,6 +403,7 @@ class SyncChecker:
 
     def _instruction(self, call: PipeCall, issue: int = 0) -> None:
         p = call.pipe
+        unit = unit_flag(call)
         seq = self.count[p] + 1
         self.count[p] = seq
         known = self.vc[p]
@@ -409,6 +420,8 @@ class SyncChecker:
                 for r in recs:
                     if r.end <= lo or hi <= r.start or not (r.write or write):
                         continue
+                    if unit and r.unit and q != p:
+                        continue  # Mmad and Fixpipe both with unitFlag: the hardware orders them per fractal
                     if q == p:
                         if r.seq == seq:
                             continue  # the call's own other access
@@ -432,7 +445,7 @@ class SyncChecker:
             mine = by_pipe.get(p)
             if mine is None:
                 mine = by_pipe[p] = []
-            mine.append(_Rec(p, seq, acc, call.name, call.where, issue))
+            mine.append(_Rec(p, seq, acc, call.name, call.where, issue, unit))
             if len(mine) > HISTORY_CAP:
                 self._prune(acc.memory, p)
 

@@ -45,9 +45,10 @@ from .source import Entry, kernel_entries, rewrite_launches
 BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20", "-fno-crash-diagnostics")
 #: Optimisation of the program (scalar loops run natively at this speed) ...
 OPT = "-O1"
-#: ... unless the program's own code (outside ascsim's headers and the system's) is longer than this many
-#: lines: clang's optimiser is superlinear in a function's length, and generated straight-line kernels (a
-#: traced scenario, a planner's replay: 59k lines) took minutes at -O1 and 10 s at -O0.
+#: ... unless the source file itself (not what it includes) is longer than this many lines: clang's
+#: optimiser is superlinear in a function's length, and generated straight-line kernels (a traced scenario,
+#: a planner's replay: 59k lines) took minutes at -O1 and 10 s at -O0, while template libraries (catlass:
+#: 30k lines of headers) build in seconds at -O1 and run 30-40x slower at -O0.
 LONG_PROGRAM = 20_000
 #: Limits of one compiler run: a hostile source (a template or macro bomb) must not take the machine. Data
 #: (heap) per compiler process; the whole build, ascsim included, then stays under 2 GiB.
@@ -231,16 +232,14 @@ class Built:
     entry: Entry | None = None  # the driven entry of a kernel-only file
 
 
-def _own_lines(text: str) -> int:
-    """Lines of a preprocessed translation unit that come from neither ascsim's headers nor the system's
-    (by the preprocessor's `# N "file"` markers)."""
-    ours = str(include_dir())
+def _own_lines(text: str, source: Path) -> int:
+    """Non-blank lines of a preprocessed translation unit that come from `source` itself (by the
+    preprocessor's `# N "file"` markers)."""
+    name = str(source)
     count, own = 0, True
     for line in text.splitlines():
         if line.startswith("# ") and '"' in line:
-            name = line.split('"', 2)[1]
-            own = not (name.startswith(ours) or name.startswith("/usr/") or "ziglang" in name
-                       or name.startswith("<"))
+            own = line.split('"', 2)[1] == name
         elif own and line.strip():
             count += 1
     return count
@@ -295,7 +294,7 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
                              "--gm / --template bind the parameters of a kernel-only file")
         del text  # (a big program: one copy of its text at a time)
         runtime = runtime_object(cxx, cache, timeout)
-        opt = OPT if _own_lines(rewritten) <= LONG_PROGRAM else "-O0"
+        opt = OPT if _own_lines(rewritten, src.resolve()) <= LONG_PROGRAM else "-O0"
         key = _hash(rewritten, " ".join(flags), cxx.identity, " ".join(cxx.argv), runtime.name, opt,
                     str(protocol.PROTOCOL_VERSION))
         exe = cache / "bin" / key
