@@ -490,7 +490,7 @@ class SyncChecker:
         )
         if noop is not None:
             msg += (f" ({what}, as at {noop}, does nothing on this chip's cube core: the C++ API returns at "
-                    "once, docs/divergences.md R23)")
+                    "once, docs/divergences.md R22)")
         self._report(kind, msg, (call.where, r.where))
 
     def _report(self, kind: str, msg: str, lines: tuple[str, ...]) -> None:
@@ -632,7 +632,7 @@ class SyncChecker:
             raise UnsupportedError(
                 "PipeBarrier<PIPE_S> is not supported",
                 basis=doc_forbids("PipeBarrier(ISASI).md 约束说明: \"Scalar流水之间的同步由硬件自动保证，"
-                                  "PipeBarrier接口不支持PIPE_S单流水的同步\"", "R22"))
+                                  "PipeBarrier接口不支持PIPE_S单流水的同步\"", "R21"))
         if pipe == "ALL":
             while self.blocked:  # PIPE_ALL waits for every pipe, and the scalar unit with it
                 held, pend = next(iter(self.blocked.items()))
