@@ -14,7 +14,6 @@ DataCopy（GMToL1高维切分数据搬运）.md 表3, LoadDataWithTranspose.md �
 from __future__ import annotations
 
 import copy
-import time
 import tracemalloc
 import warnings
 from collections.abc import Callable
@@ -436,20 +435,19 @@ def _absurd() -> list[tuple[str, str, Callable[[Core], Callable]]]:
 
 
 @pytest.mark.parametrize("chip,name,make", _absurd(), ids=[n for _, n, _ in _absurd()])
-def test_absurd_calls_are_refused_fast_and_small(chip: str, name: str, make) -> None:
+def test_absurd_calls_are_refused_small(chip: str, name: str, make) -> None:
+    """Refused before any work: bounded memory, nothing changed, no plan cached (how fast:
+    benchmarks/bench_refusals.py — a timed assertion does not belong in a suite on shared machines)."""
     core = Core(chip)
     call = make(core)
     before = _state(core)
     n_cached = len(CALLS)
     tracemalloc.start()
-    t0 = time.perf_counter()
     with pytest.raises(AscsimError) as ei:
         call()
-    elapsed = time.perf_counter() - t0
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert isinstance(ei.value, BoundsError), ei.value
-    assert elapsed < 0.05, elapsed  # issue 9: ~10 ms (a margin for a busy CI machine)
     assert peak < 4 << 20, peak
     _same_state(_state(core), before)
     assert len(CALLS) <= n_cached + 1  # at most the validated call shape (small), never a plan

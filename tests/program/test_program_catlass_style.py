@@ -95,11 +95,9 @@ def test_a_missing_waitflag_is_reported_with_both_lines(tmp_path: Path, chip: st
 def test_two_blocks_writing_one_tile_is_a_cross_core_race(tmp_path: Path, chip: str) -> None:
     run, _, _ = _run(tmp_path, chip, 128, 128, 64, {"MINI_RACE_BUG": ""})
     assert "Compare success." in run.stdout  # block 4 writes tile 0 again, with the same values
-    text = (MINI / "tile_copy.hpp").read_text()
-    outs = [i for i, ln in enumerate(text.splitlines(), 1) if "// mini:copy-out" in ln]
-    out = outs[chip == "950"]  # CopyL0CToGm<AtlasA2> first, <Ascend950> second
+    out = _line_of(MINI / "tile_copy.hpp", "// mini:copy-out-" + chip)
     races = [str(r) for r in run.race_reports]
     assert races, run.stderr
     text = races[0]
-    assert "block 0" in text and "block 4" in text, text
-    assert f"tile_copy.hpp:{out}" in text, text
+    assert f"tile_copy.hpp:{out}: block 4 Fixpipe writes GM" in text, text
+    assert f"written by block 0 Fixpipe at examples/catlass_style/mini/tile_copy.hpp:{out}" in text, text

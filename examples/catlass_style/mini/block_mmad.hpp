@@ -115,8 +115,8 @@ public:
                 params.k = kStep;
                 params.cmatrixInitVal = first;
                 AscendC::Mmad(this->l0C, this->l0A[s0], this->l0B[s0], params);  // mini:mmad
-                // Mmad.md 同步优化说明: accumulating Mmads with (m / 16) * (n / 16) < 10 (the Mmad's own m and n,
-                // integer division as the page writes it) need a PIPE_M barrier between them
+                // Mmad.md 同步优化说明: below (m / 16) * (n / 16) = 10 accumulating Mmads need a PIPE_M barrier
+                // between them (the integer quotients of the Mmad's own m and n, as catlass's tile_mmad.hpp)
                 if ((params.m / 16) * (params.n / 16) < 10) {
                     AscendC::PipeBarrier<PIPE_M>();
                 }

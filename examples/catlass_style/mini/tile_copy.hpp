@@ -87,7 +87,7 @@ struct CopyL0CToGm<arch::AtlasA2, ElementC> {
         params.srcStride = mRound;
         params.dstStride = ld;
         params.ndNum = 1;
-        AscendC::Fixpipe<ElementC, ElementC, AscendC::CFG_ROW_MAJOR>(dst, src, params);  // mini:copy-out
+        AscendC::Fixpipe<ElementC, ElementC, AscendC::CFG_ROW_MAJOR>(dst, src, params);  // mini:copy-out-a2
     }
 };
 
@@ -101,7 +101,7 @@ struct CopyL0CToGm<arch::Ascend950, ElementC> {
         params.mSize = m;
         params.srcStride = mRound;
         params.dstStride = ld;
-        AscendC::Fixpipe<ElementC, ElementC, AscendC::CFG_ROW_MAJOR>(dst, src, params);  // mini:copy-out
+        AscendC::Fixpipe<ElementC, ElementC, AscendC::CFG_ROW_MAJOR>(dst, src, params);  // mini:copy-out-950
     }
 };
 

@@ -9,6 +9,7 @@ the first one an error. The options are built without importing the engine (star
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
@@ -19,6 +20,17 @@ PROGRAM_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx", ".cce")
 
 def is_program(path: str) -> bool:
     return Path(path).suffix.lower() in PROGRAM_SUFFIXES
+
+
+def positive(s: str) -> float:
+    """An option's value that must be a finite number above 0 (seconds, GiB)."""
+    try:
+        v = float(s)
+    except ValueError:
+        v = float("nan")
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {s!r}")
+    return v
 
 
 def add_program_options(p: argparse.ArgumentParser) -> None:
@@ -40,12 +52,12 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--blocks", type=int, default=1, metavar="N",
                    help="kernel-only files: the launch's blockDim (default 1)")
     g.add_argument("--strict", action="store_true", help="hazards and sync findings are errors")
-    g.add_argument("--timeout", type=float, default=600.0, metavar="S",
+    g.add_argument("--timeout", type=positive, default=600.0, metavar="S",
                    help="stop a program running longer than S seconds (default 600)")
-    g.add_argument("--compile-timeout", type=float, default=600.0, metavar="S",
+    g.add_argument("--compile-timeout", type=positive, default=600.0, metavar="S",
                    help="stop a compile running longer than S seconds (default 600)")
-    g.add_argument("--gm-limit", type=float, default=4.0, metavar="GiB",
-                   help="device memory the program may allocate (default 4 GiB)")
+    g.add_argument("--gm-limit", type=positive, default=0.5, metavar="GiB",
+                   help="device memory the program may allocate (default 0.5 GiB)")
 
 
 def split_program_args(argv: list[str]) -> tuple[list[str], list[str]]:

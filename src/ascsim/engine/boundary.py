@@ -420,7 +420,7 @@ def place_call(prep: PreparedCall, ops: Sequence[LocalTensor | None]) -> CallPla
         if t is None or e.end <= e.start:
             continue
         a, b = t.offset + e.start, t.offset + e.end
-        t.memory.check_range(a, b - a, f"{prep.instr}: {e.what}")  # a memory may narrow it (allocated GM)
+        t.memory.check_range(a, b - a, f"{prep.instr}: {e.what}", write=e.write)  # allocated GM may narrow it
         if e.end > t.nbytes or e.start < 0:
             verb = "writes" if e.write else "reads"
             at = f"{t.position}@0x{t.offset:x}"

@@ -237,7 +237,7 @@ def check_plan(plan: Plan | UnitPlan, dst: LocalTensor, src: LocalTensor | None,
     Runs before any write."""
     dst.memory.check_range(dst.offset, plan.dst_end, f"{plan.instr}: destination")
     if src is not None and plan.src_end:
-        src.memory.check_range(src.offset, plan.src_end, f"{plan.instr}: source")
+        src.memory.check_range(src.offset, plan.src_end, f"{plan.instr}: source", write=False)
     if plan.dst_end <= dst.nbytes and (src is None or plan.src_end <= src.nbytes):
         return []
     hazards = []

@@ -11,7 +11,14 @@ import numpy as np
 
 from ..base import coerce
 from ..base.diagnostics import basis_on, doc_conflict
-from ..base.errors import ParamRangeError, UnsupportedError, cpp_rejects, doc_forbids, hw_cannot
+from ..base.errors import (
+    NotImplementedFeature,
+    ParamRangeError,
+    UnsupportedError,
+    cpp_rejects,
+    doc_forbids,
+    hw_cannot,
+)
 from ..engine.state import CoreState
 from ..machine import checks
 from ..machine.dtypes import Bits, DType, get_dtype, pad_pattern, scalar_dtype
@@ -210,3 +217,45 @@ def _set_atomic(core: CoreState, op: str, dtype: DType | str) -> None:
 def set_atomic_none(core: CoreState) -> None:
     """`SetAtomicNone()` / `DisableDmaAtomic()`: moves into GM overwrite again (DisableDmaAtomic.md)."""
     core.regs.atomic = None
+
+
+# -- the cube's mode registers that change no byte ascsim computes -------------------------------------------
+#
+# Mmad's HF32 mode rounds FP32 operands to HF32 before the multiply: a byte effect ascsim does not model, so
+# only its default (off) is accepted. The layout-transform bit (SetMMLayoutTransform / SetMMRowMajor /
+# SetMMColumnMajor) chooses whether the cube walks N before M or M before N when it issues the fractal
+# products of one Mmad (kernel_operator_mm_intf_impl.h: SetMMRowMajor is SetMMLayoutTransform(true)); every
+# product lands in its own L0C fractal and the K accumulation order within one fractal is the same either
+# way, so the bytes of L0C do not depend on it: ascsim accepts both values and changes nothing.
+
+
+def set_hf32_mode(core: CoreState, mode: object) -> None:
+    """`SetHF32Mode(bool)` / `SetHF32Mode(HF32Mode)`: false / DISABLE is the default and changes nothing;
+    true / ENABLE (FP32 operands rounded to HF32 in Mmad) is not modelled."""
+    on = coerce.flag("SetHF32Mode", "hf32Mode", mode, cpp_rejects("SetHF32Mode takes a bool or HF32Mode"))
+    if on:
+        raise NotImplementedFeature("SetHF32Mode(true): Mmad's HF32 mode (FP32 operands rounded to HF32 "
+                                    "before the multiply) is not modelled; ascsim runs Mmad in FP32 only")
+
+
+def set_hf32_trans_mode(core: CoreState, mode: object) -> None:
+    """`SetHF32TransMode(bool)` / `SetHF32TransMode(HF32TransMode)`: the rounding HF32 mode uses; with
+    HF32 mode off (the only mode ascsim runs, see set_hf32_mode) it changes no byte: both values pass."""
+    coerce.flag("SetHF32TransMode", "hf32TransMode", mode, cpp_rejects("SetHF32TransMode takes a bool or "
+                                                                       "HF32TransMode"))
+
+
+def set_mm_layout_transform(core: CoreState, mode: object) -> None:
+    """`SetMMLayoutTransform(bool)`: the order (N first or M first) in which Mmad issues its fractal products.
+    It changes no byte of L0C (each product has its own fractal; see the comment above), so ascsim accepts
+    both values and keeps no state for it."""
+    coerce.flag("SetMMLayoutTransform", "mmLayoutMode", mode,
+                cpp_rejects("SetMMLayoutTransform takes a bool"))
+
+
+def set_mm_row_major(core: CoreState) -> None:
+    """`SetMMRowMajor()` (= SetMMLayoutTransform(true)): Mmad's issue order only, no byte effect."""
+
+
+def set_mm_column_major(core: CoreState) -> None:
+    """`SetMMColumnMajor()` (= SetMMLayoutTransform(false)): Mmad's issue order only, no byte effect."""

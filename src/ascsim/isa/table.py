@@ -494,6 +494,30 @@ INSTRUCTIONS: tuple[Instruction, ...] = (
         "`SetFixPipeConfig([reluPre,] quantPre[, isUnitFlag])` (FPC: the quant tensor in the Fixpipe "
         "Buffer).",
         fixpipe.set_fixpipe_config), "[relu_pre]", "quant_pre"),)),
+    # Mmad's mode registers (kernel_operator_mm_intf.h): HF32 is refused when on; the layout-transform bit is
+    # Mmad's issue order only (N or M first), which changes no byte of L0C (ascsim.isa.registers).
+    Instruction("SetHF32Mode", (_one(Op(
+        "set_hf32_mode", "SetHF32Mode", (value("mode", bool, cpp="hf32Mode", step_default=False),),
+        "`SetHF32Mode(bool | HF32Mode)`: false is the default; true (HF32 rounding in Mmad) is not modelled.",
+        registers.set_hf32_mode)),)),
+    Instruction("SetHF32TransMode", (_one(Op(
+        "set_hf32_trans_mode", "SetHF32TransMode",
+        (value("mode", bool, cpp="hf32TransMode", step_default=False),),
+        "`SetHF32TransMode(bool | HF32TransMode)`: HF32's rounding; no byte effect with HF32 off.",
+        registers.set_hf32_trans_mode)),)),
+    Instruction("SetMMLayoutTransform", (_one(Op(
+        "set_mm_layout_transform", "SetMMLayoutTransform",
+        (value("mode", bool, cpp="mmLayoutMode", step_default=False),),
+        "`SetMMLayoutTransform(bool)`: Mmad's issue order (N or M first) only, so no byte effect.",
+        registers.set_mm_layout_transform)),)),
+    Instruction("SetMMRowMajor", (_one(Op(
+        "set_mm_row_major", "SetMMRowMajor", (),
+        "`SetMMRowMajor()` (SetMMLayoutTransform(true)): Mmad's issue order only, so no byte effect.",
+        registers.set_mm_row_major)),)),
+    Instruction("SetMMColumnMajor", (_one(Op(
+        "set_mm_column_major", "SetMMColumnMajor", (),
+        "`SetMMColumnMajor()` (SetMMLayoutTransform(false)): Mmad's issue order only, so no byte effect.",
+        registers.set_mm_column_major)),)),
 )
 
 #: C++ name -> instruction.

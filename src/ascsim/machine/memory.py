@@ -87,7 +87,9 @@ class Memory:
     def __repr__(self) -> str:
         return f"Memory({self.name}, {self.size} B)"
 
-    def check_range(self, start: int, nbytes: int, what: str) -> None:
+    def check_range(self, start: int, nbytes: int, what: str, *, write: bool = True) -> None:
+        """Raise BoundsError unless bytes [start, start + nbytes) lie in this memory. `write`: whether the
+        access writes them (a narrower memory may let reads pass where writes may not: SharedGlobalMemory)."""
         if start < 0 or start + nbytes > self.size:
             raise BoundsError(
                 f"{what}: bytes [{coerce.show(start)}, {coerce.show(start + nbytes)}) lie outside "
@@ -157,8 +159,9 @@ GM_PAGE = 4096
 class SharedGlobalMemory(GlobalMemory):
     """The GM of a compiled program: a memfd the program maps too (so host code and raw pointers reach it
     natively) and every block's Core shares. Only live allocations are addressable: an instruction whose
-    GM bytes leave every allocation is refused (`check_range`), where a Python Core's GM is one open byte
-    space (divergences G1). `limit` bounds the bytes allocated at once."""
+    GM bytes leave every allocation is refused (`check_range`; a read running past the end of an aclrtMalloc
+    allocation is a hazard instead), where a Python Core's GM is one open byte space (divergences G1).
+    `limit` bounds the bytes allocated at once."""
 
     def __init__(self, fill: int | None = MARKER, capacity: int = 1 << 36, limit: int = 4 << 30) -> None:
         self.fd = os.memfd_create("ascsim-gm", 0)
@@ -180,6 +183,7 @@ class SharedGlobalMemory(GlobalMemory):
         self.limit = limit
         self.live: dict[int, int] = {}  # start -> addressable bytes
         self.labels: dict[int, str] = {}  # start -> what made it ("aclrtMalloc at k.cpp:12", "--gm a")
+        self.rounded: set[int] = set()  # starts of aclrtMalloc allocations (reads may run past their end)
         self._starts: list[int] = []
         self._in_use = 0
 
@@ -203,6 +207,8 @@ class SharedGlobalMemory(GlobalMemory):
         self.top = start + mapped + GM_PAGE  # one unmapped page after it
         self.live[start] = usable
         self.labels[start] = label
+        if not exact:
+            self.rounded.add(start)
         bisect.insort(self._starts, start)
         self._in_use += mapped
         if usable <= GM_MARKER_LIMIT:
@@ -225,6 +231,7 @@ class SharedGlobalMemory(GlobalMemory):
         mapped = self.mapped_length(start)
         del self.live[start]
         self.labels.pop(start, None)
+        self.rounded.discard(start)
         self._starts.remove(start)
         self._in_use -= mapped
         return mapped
@@ -238,12 +245,21 @@ class SharedGlobalMemory(GlobalMemory):
         n = self.live[start]
         return (start, n) if addr < start + n else None
 
-    def check_range(self, start: int, nbytes: int, what: str) -> None:
+    def check_range(self, start: int, nbytes: int, what: str, *, write: bool = True) -> None:
+        """Refuse GM bytes outside every allocation, except a read that starts inside an aclrtMalloc
+        allocation and runs past its end: the device reads whatever follows it (an official example does:
+        asc-devkit load_data_l12l0.asc scenario 14 splits a 70-row input into five 16-row ND matrices). The
+        GM tensor of such a read ends with its allocation, so the caller reports the read as its hazard
+        ("past the source LocalTensor"; strict: an error), as on a Python Core (divergences G1). Writes past
+        an allocation, and accesses past a --gm binding (its bytes are all the kernel was given), are
+        refused."""
         super().check_range(start, nbytes, what)
         if nbytes <= 0:
             return
         hit = self.allocation_of(start)
         if hit is not None and start + nbytes <= hit[0] + hit[1]:
+            return
+        if hit is not None and not write and hit[0] in self.rounded:
             return
         if hit is None:
             where = "no allocation holds its first byte"

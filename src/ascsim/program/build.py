@@ -41,15 +41,19 @@ from .source import Entry, kernel_entries, rewrite_launches
 #: device code warns about what the device build does not), the first errors only, and narrowing in a braced
 #: initialiser allowed: the doc pages' own examples pass uint32_t variables to uint16_t struct members in
 #: braces (MmadWithSparse.md 调用示例), which clang refuses by default (docs/divergences.md B3).
-BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20")
+#: A crashing compiler writes no reproducer (the preprocessed program, which may be huge) to /tmp.
+BASE_FLAGS = ("-std=c++17", "-w", "-Wno-c++11-narrowing", "-ferror-limit=20", "-fno-crash-diagnostics")
 #: Optimisation of the program (scalar loops run natively at this speed) ...
 OPT = "-O1"
 #: ... unless the program's own code (outside ascsim's headers and the system's) is longer than this many
 #: lines: clang's optimiser is superlinear in a function's length, and generated straight-line kernels (a
 #: traced scenario, a planner's replay: 59k lines) took minutes at -O1 and 10 s at -O0.
 LONG_PROGRAM = 20_000
-#: Limits of one compiler run: a hostile source must not take the machine.
-COMPILE_MEMORY = 4 << 30
+#: Limits of one compiler run: a hostile source (a template or macro bomb) must not take the machine. Data
+#: (heap) per compiler process; the whole build, ascsim included, then stays under 2 GiB.
+COMPILE_MEMORY = 3 << 29
+#: The largest file a compiler run may write (the preprocessed program, an object, the executable).
+COMPILE_FILE_SIZE = 1 << 28
 
 
 class BuildError(AscsimError):
@@ -123,10 +127,12 @@ def find_compiler() -> Compiler:
 
 def _limits() -> None:  # runs in the compiler's child process
     os.setsid()
-    try:
-        resource.setrlimit(resource.RLIMIT_DATA, (COMPILE_MEMORY, COMPILE_MEMORY))
-    except (ValueError, OSError):
-        pass
+    for lim, value in ((resource.RLIMIT_DATA, COMPILE_MEMORY), (resource.RLIMIT_FSIZE, COMPILE_FILE_SIZE),
+                       (resource.RLIMIT_CORE, 0)):
+        try:
+            resource.setrlimit(lim, (value, value))
+        except (ValueError, OSError):
+            pass
 
 
 def _compiler_env() -> dict[str, str]:
@@ -139,14 +145,21 @@ def _compiler_env() -> dict[str, str]:
     return env
 
 
-def _run(argv: list[str], timeout: float, what: str) -> subprocess.CompletedProcess:
+def _run(argv: list[str], timeout: float, what: str, deadline: float | None = None
+         ) -> subprocess.CompletedProcess:
+    """One compiler run, limited (`_limits`) and stopped after `timeout` seconds, or at `deadline` (a
+    time.monotonic() value: the whole build's --compile-timeout)."""
+    left = timeout if deadline is None else min(timeout, deadline - time.monotonic())
     try:
-        return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                              preexec_fn=_limits, env=_compiler_env())
+        if left <= 0:
+            raise subprocess.TimeoutExpired(argv, timeout)
+        r = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=left,
+                           preexec_fn=_limits, env=_compiler_env())
     except subprocess.TimeoutExpired:
-        raise BuildError(f"{what}: the compiler ran past {timeout:.0f} s (--compile-timeout)") from None
+        raise BuildError(f"{what}: the compiler ran past {timeout:g} s (--compile-timeout)") from None
     except OSError as e:
         raise BuildError(f"{what}: cannot run the compiler {argv[0]}: {e.strerror}") from None
+    return r
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -160,7 +173,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def _hash(*parts: str | bytes) -> str:
     h = hashlib.sha256()
     for p in parts:
-        h.update(p.encode() if isinstance(p, str) else p)
+        h.update(p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p)
         h.update(b"\0")
     return h.hexdigest()[:32]
 
@@ -226,7 +239,9 @@ def _own_lines(text: str) -> int:
 
 
 def _has_main(text: str) -> bool:
-    return re.search(r"\bint\s+main\s*\(", text) is not None
+    """A `main` defined at file scope: `int main(`, and the spellings Huawei's examples use (`int32_t main(`,
+    asc-devkit examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad/mmad.asc)."""
+    return re.search(r"\b(?:int|(?:std::)?int32_t|signed(?:\s+int)?|auto)\s+main\s*\(", text) is not None
 
 
 def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = (),
@@ -235,6 +250,7 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
     """Build `source` for `chip` (see the module docstring). `driver` makes the entry of a kernel-only
     file the program (kernel mode); without one, a file with no `main` is an error naming --gm."""
     t0 = time.monotonic()
+    deadline = t0 + timeout  # --compile-timeout bounds the whole build, whatever its steps
     src = Path(source)
     if not src.is_file():
         raise BuildError(f"{source}: no such file")
@@ -251,7 +267,7 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
     with tempfile.TemporaryDirectory(prefix="ascsim-build-") as tmp:
         ii = Path(tmp) / "tu.ii"
         r = _run([*cxx.argv, "-E", "-x", "c++", *flags, *inc, "-include", "kernel_operator.h",
-                  str(src.resolve()), "-o", str(ii)], timeout, str(src))
+                  str(src.resolve()), "-o", str(ii)], timeout, str(src), deadline)
         if r.returncode != 0:
             raise BuildError(f"{src}: does not preprocess", _first_errors(r.stderr))
         text = ii.read_text(encoding="utf-8", errors="surrogateescape")
@@ -269,6 +285,7 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
         elif driver is not None and driver.required:
             raise BuildError(f"{src}: has a main, so it runs as a program (its main reads its own inputs); "
                              "--gm / --template bind the parameters of a kernel-only file")
+        del text  # (a big program: one copy of its text at a time)
         runtime = runtime_object(cxx, cache, timeout)
         opt = OPT if _own_lines(rewritten) <= LONG_PROGRAM else "-O0"
         key = _hash(rewritten, " ".join(flags), cxx.identity, " ".join(cxx.argv), runtime.name, opt,
@@ -281,10 +298,11 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
             rw.write_text(rewritten, encoding="utf-8", errors="surrogateescape")
             out = Path(tmp) / "prog"
             r = _run([*cxx.argv, *BASE_FLAGS, opt, "-x", "c++", str(rw), "-x", "none", str(runtime),
-                      "-o", str(out), "-lpthread"], timeout, str(src))
+                      "-o", str(out), "-lpthread"], timeout, str(src), deadline)
             if r.returncode != 0:
-                raise BuildError(f"{src}: does not compile",
-                                 _first_errors(_diagnose(cxx, src, flags, inc, timeout) or r.stderr))
+                # (stopped at a limit: no second run that would hit it again)
+                again = "" if _at_limit(r.stderr) else _diagnose(cxx, src, flags, inc, timeout, deadline)
+                raise BuildError(f"{src}: does not compile", _first_errors(again or r.stderr))
             exe.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(out), str(exe.with_name(f".{exe.name}.{os.getpid()}")))
             os.replace(exe.with_name(f".{exe.name}.{os.getpid()}"), exe)
@@ -293,16 +311,27 @@ def build(source: str | Path, chip: ChipProfile, *, includes: Sequence[str] = ()
                  {"preprocess": t1 - t0, "rewrite": t2 - t1, "compile": t3 - t2}, entry)
 
 
-def _diagnose(cxx: Compiler, src: Path, flags: list[str], inc: list[str], timeout: float) -> str:
+def _diagnose(cxx: Compiler, src: Path, flags: list[str], inc: list[str], timeout: float,
+              deadline: float | None = None) -> str:
     """The compiler's errors on the program's own files (its diagnostics then quote the source as written,
     not the preprocessed text); "" when those errors are only its <<<...>>> launches, which only the
     rewritten text compiles."""
-    r = _run([*cxx.argv, "-x", "c++", *flags, *inc, "-include", "kernel_operator.h", "-c", str(src.resolve()),
-              "-o", os.devnull], timeout, str(src))
+    if deadline is not None and deadline - time.monotonic() < 1:
+        return ""  # the build's time is up: the compile's own output stands
+    try:
+        r = _run([*cxx.argv, "-x", "c++", *flags, *inc, "-include", "kernel_operator.h", "-c",
+                  str(src.resolve()), "-o", os.devnull], timeout, str(src), deadline)
+    except BuildError:
+        return ""
     first = next((ln for ln in r.stderr.splitlines() if ": error:" in ln), "")
     if r.returncode == 0 or not first or "<<<" in r.stderr.split(first, 1)[1][:400] or "'<'" in first:
         return ""
     return r.stderr
+
+
+def _at_limit(stderr: str) -> bool:
+    """Did the compiler stop at a limit of `_limits` (its memory, a file's size) rather than an error?"""
+    return "LLVM ERROR: out of memory" in stderr or "File too large" in stderr
 
 
 def _first_errors(stderr: str, limit: int = 60) -> str:
@@ -311,6 +340,11 @@ def _first_errors(stderr: str, limit: int = 60) -> str:
     lines = stderr.rstrip().splitlines()
     more = f"\n... ({len(lines) - limit} more lines)" if len(lines) > limit else ""
     text = "\n".join(lines[:limit]) + more
+    if "LLVM ERROR: out of memory" in stderr:  # (see _at_limit)
+        text += f"\nascsim: the compiler ran out of the memory ascsim gives it ({COMPILE_MEMORY >> 20} MiB)"
+    if "File too large" in stderr:
+        text += (f"\nascsim: a file the compiler writes (preprocessed text, object, executable) would pass "
+                 f"ascsim's limit of {COMPILE_FILE_SIZE >> 20} MiB")
     missing = sorted(set(re.findall(r"no (?:member|template) named '(\w+)' in namespace 'AscendC'", stderr)))
     if missing:
         text += ("\nascsim: " + ", ".join(f"AscendC::{m}" for m in missing)

@@ -16,6 +16,7 @@ hung ascsim.
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import signal
@@ -40,8 +41,13 @@ from . import protocol as P
 from .build import Built, Driver, build
 from .server import Server, TraceCall
 
-#: Data (heap, static arrays) a program may use; its GM is bounded separately (`gm_limit`).
-PROGRAM_MEMORY = 2 << 30
+#: Data (heap, static arrays, the block threads' stacks) a program may use; its GM is bounded separately
+#: (`gm_limit`, default GM_LIMIT). With the engine's own memory, a run stays under 2 GiB.
+PROGRAM_MEMORY = 1 << 30
+#: The GM a program may allocate unless told otherwise (--gm-limit).
+GM_LIMIT = 512 << 20
+#: The most blocks a launch can name (its blockDim is a uint32_t).
+MAX_BLOCK_DIM = (1 << 32) - 1
 #: The main thread's stack (block threads: ASCSIM_STACK, 16 MB).
 PROGRAM_STACK = 64 << 20
 
@@ -153,13 +159,21 @@ class Program:
 
     def run(self, *, args: Sequence[str] = (), cwd: str | Path | None = None, gm: Mapping[str,
                                                                                           Any] | None = None,
-            blocks: int = 1, strict: bool = False, timeout: float = 600.0, gm_limit: int = 4 << 30,
+            blocks: int = 1, strict: bool = False, timeout: float = 600.0, gm_limit: int = GM_LIMIT,
             preload: Mapping[str, Mapping[int, bytes]] | None = None, capture: bool = False,
             races: bool = True) -> ProgramRun:
         """Run the program once. args / cwd: main's arguments and working directory. gm: the kernel-only
         file's parameters (name -> array, bytes, file path, Input or Output). blocks: the kernel-only file's
         blockDim. strict: hazards and sync findings stop the run. timeout: seconds before the run is
         stopped. capture: keep the program's stdout / stderr in the run instead of passing them through."""
+        if isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer)) or not (
+                1 <= blocks <= MAX_BLOCK_DIM):
+            raise AscsimError(f"blocks={blocks!r}: the launch's blockDim must be an integer in "
+                              f"[1, {MAX_BLOCK_DIM}] (--blocks)")
+        blocks = int(blocks)
+        _check_positive("timeout", timeout)
+        if isinstance(gm_limit, bool) or not isinstance(gm_limit, (int, np.integer)) or gm_limit <= 0:
+            raise AscsimError(f"gm_limit={gm_limit!r}: give the bytes of GM the program may allocate (> 0)")
         bindings = {k: _binding(k, v) for k, v in (gm or {}).items()}
         if bindings and not self.built.kernel_only:
             raise AscsimError(f"{self.path.name} has a main: it runs as a program, gm= binds the parameters "
@@ -214,6 +228,13 @@ class Program:
             fault.run = run  # type: ignore[attr-defined]
             raise fault
         return run
+
+
+def _check_positive(what: str, v: Any) -> None:
+    """A time limit must be a finite number of seconds above 0."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not (
+            math.isfinite(v) and v > 0):
+        raise AscsimError(f"{what}={v!r}: expected a number of seconds above 0")
 
 
 def _driver_entry(built: Built) -> Any:
@@ -377,8 +398,11 @@ def _fault_of(rc: int, server: Server, built: Built) -> str | None:
                 where = f" at address 0x{addr:x}"
         block = f" in block {server.fault[2]}" if server.fault is not None and server.fault[2] >= 0 else ""
         return f"the program ended with {what}{where}{block}{last}"
-    if rc == P.QUIT_STATUS:
-        return None
+    if rc == P.QUIT_STATUS:  # the engine told it to stop (and said why), or its runtime could not go on
+        if server.stopped:
+            return None
+        return (f"the program exited with status {rc}, the status ascsim's runtime stops it with when it "
+                f"cannot go on (its reason is above){last}")
     return f"the program exited with status {rc}{last}"
 
 
@@ -413,6 +437,7 @@ def load_program(path: str | Path, chip: str = "a2", *, includes: Sequence[str] 
                  defines: Mapping[str, str] | None = None, compile_timeout: float = 600.0,
                  name: str | None = None) -> Program:
     """Build a program with a `main` (cached by content) for `chip`; `name` is how messages name the file."""
+    _check_positive("compile_timeout", compile_timeout)
     return Program(build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}),
                          timeout=compile_timeout), name)
 
@@ -424,6 +449,7 @@ def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] |
     """Build a kernel-only file (its `__global__` entry driven by ascsim: `run(gm=...)` binds its GM
     pointer parameters by name). `template` gives the entry's template arguments (ints, bools, type names).
     A file with a `main` is built as a program (`run(args=...)`). `name` is how messages name the file."""
+    _check_positive("compile_timeout", compile_timeout)
     drv = Driver(entry, {k: _template_text(v) for k, v in (template or {}).items()}, required=False)
     built = build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}), driver=drv,
                   timeout=compile_timeout)

@@ -46,6 +46,10 @@ API_NAMES = {
     "gm_param": "the binding of a kernel parameter", "kernel_config": "the kernel launch",
 }
 
+#: GM bytes a run keeps of the state at its first launch (a traced scenario's initial GM): a program's
+#: giant allocations are not copied (an emitted scenario that needs one is refused).
+SNAPSHOT_LIMIT = 128 << 20
+
 #: How many cross-core flag counts a core may hold (CrossCoreSetFlag(ISASI).md: "计数范围为0-15").
 CROSS_FLAG_MAX = 15
 
@@ -117,7 +121,7 @@ def _instruction_of(op: table.Op, kwargs: dict[str, Any]) -> tuple[table.Instruc
 class Server:
     """Serves one run of a program."""
 
-    def __init__(self, chip: ChipProfile, *, strict: bool = False, gm_limit: int = 4 << 30,
+    def __init__(self, chip: ChipProfile, *, strict: bool = False, gm_limit: int = 512 << 20,
                  bindings: dict[str, tuple[bytes | None, int]] | None = None, blocks: int = 1,
                  preload: dict[str, dict[int, bytes]] | None = None, sync_checker: Any = SyncChecker,
                  gm_races: Any = None, names: dict[str, str] | None = None) -> None:
@@ -138,6 +142,7 @@ class Server:
         self.error: AscsimError | None = None
         self.fault: tuple[int, int, int] | None = None  # (signal, address, block) the program reported
         self.last_call = ""  # "Name at file:line" of the last request, for a crash's message
+        self.stopped = False  # the engine told the program to stop (it exits with QUIT_STATUS)
         self.launches = 0
         self.preload = preload or {}
         self.kernel_blocks = blocks
@@ -187,6 +192,7 @@ class Server:
             else:
                 raise P.BridgeError(f"unknown frame kind 0x{kind:02x}")
             if self.error is not None:
+                self.stopped = True
                 ch.stop()
                 return
 
@@ -338,7 +344,7 @@ class Server:
         self.last_blocks = blocks
         self.launches += 1
         if self.launches == 1:  # what a traced run's scenario starts from (program.emit)
-            self.gm_at_launch = {s: self.gm.data[s : s + n].copy() for s, n in self.gm.live.items()}
+            self.gm_at_launch = gm_snapshot(self.gm)
         if self.gm_races is not None:
             self.gm_races.begin_launch(dim)
         blocks[0].state = "running"
@@ -646,6 +652,32 @@ class Server:
                 + np.array2string(np.asarray(vals, dtype=np.float64 if t.dtype.kind == "float" else None),
                                   threshold=1 << 16, max_line_width=120) + "\n")
         self.ch.value(text.encode())
+
+
+class NotKept:
+    """A GM allocation too big to keep at the first launch (SNAPSHOT_LIMIT): reading it is an error."""
+
+    def __init__(self, start: int, nbytes: int, label: str) -> None:
+        self.start, self.nbytes, self.label = start, nbytes, label
+
+    def __getitem__(self, key: Any) -> Any:
+        raise AscsimError(f"GM allocation at {self.start} ({self.nbytes} B, {self.label or 'aclrtMalloc'}): "
+                          f"ascsim keeps at most {SNAPSHOT_LIMIT >> 20} MiB of GM as it was at the launch, "
+                          "so a scenario of this run cannot start from it")
+
+
+def gm_snapshot(gm: SharedGlobalMemory) -> dict[int, Any]:
+    """Every live GM allocation's bytes (start -> a copy), up to SNAPSHOT_LIMIT bytes in all (NotKept
+    beyond)."""
+    kept: dict[int, Any] = {}
+    total = 0
+    for start, n in sorted(gm.live.items()):
+        if total + n > SNAPSHOT_LIMIT:
+            kept[start] = NotKept(start, n, gm.labels.get(start, ""))
+            continue
+        kept[start] = gm.data[start : start + n].copy()
+        total += n
+    return kept
 
 
 def _step(ins: table.Instruction, form: table.Form, kwargs: dict[str, Any]) -> dict:

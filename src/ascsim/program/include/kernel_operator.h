@@ -27,6 +27,15 @@
 // One compile is one core type: ascsim runs the cube core (AIC); vector (AIV) paths compile out.
 #ifndef ASCSIM_CORE_TYPE
 #define ASCSIM_CORE_TYPE AscendC::AIC
+// The device compiler's macros of a cube-side compile (it builds a mix kernel once per core type).
+#define __DAV_CUBE__ 1
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+#define __DAV_C220__ 1
+#define __DAV_C220_CUBE__ 1
+#elif defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+#define __DAV_C310__ 1
+#define __DAV_C310_CUBE__ 1
+#endif
 #endif
 constexpr int32_t g_coreType = ASCSIM_CORE_TYPE;
 #define ASCEND_IS_AIV constexpr(g_coreType == AscendC::AIV)

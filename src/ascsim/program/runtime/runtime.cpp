@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -190,6 +191,15 @@ bool g_launch_done = true;
 struct BlockThread {
     pthread_t thread{};
     bool started = false;
+    bool joined = false;
+    std::atomic<bool> finished{false};  // its block ended: the thread is returning (join frees its stack)
+    BlockThread() = default;
+    BlockThread(const BlockThread&) {}  // (a launch's vector is made of fresh ones)
+    BlockThread& operator=(const BlockThread&) {
+        started = joined = false;
+        finished = false;
+        return *this;
+    }
 };
 std::vector<BlockThread> g_threads;
 void (*g_body)(void*) = nullptr;
@@ -212,12 +222,21 @@ void* block_main(void* arg) {
     // the block is done: the engine says who runs next (or that the launch is over)
     Call c("block_end", Site{__FILE__, __LINE__});
     c.send();  // hands the baton to the next block (or ends the launch); this thread then ends
+    g_threads[static_cast<size_t>(me)].finished = true;
     return nullptr;
 }
 
 void start_block(int b) {
     BlockThread& t = g_threads[static_cast<size_t>(b)];
     if (t.started) return;
+    // the threads of ended blocks give their stacks back first: a launch of many blocks that run one
+    // after another holds a few stacks, not blockDim of them (the stacks count in the program's memory)
+    for (BlockThread& done : g_threads) {
+        if (done.started && !done.joined && done.finished) {
+            pthread_join(done.thread, nullptr);
+            done.joined = true;
+        }
+    }
     t.started = true;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -528,7 +547,7 @@ void launch_blocks(const char* callee, Site site, uint32_t block_dim, void (*bod
         g_baton_cv.wait(lock, [] { return g_launch_done; });
     }
     for (BlockThread& t : g_threads)
-        if (t.started) pthread_join(t.thread, nullptr);
+        if (t.started && !t.joined) pthread_join(t.thread, nullptr);
     g_threads.clear();
     g_block_num = 0;
 }

@@ -356,4 +356,29 @@ __aicore__ inline void SetFixPipeAddr(const LocalTensor<T>&, uint16_t, ASCSIM_SI
     ::ascsim::rt::not_modelled("SetFixPipeAddr", ascsim_site);
 }
 
+// ---- Mmad's mode registers (kernel_operator_mm_intf.h): HF32 on is refused by the engine; the layout
+// transform is Mmad's issue order only (no byte effect, ascsim.isa.registers) --------------------------------
+__aicore__ inline void SetHF32Mode(bool hf32Mode, ASCSIM_SITE) { ::ascsim::op::set_hf32_mode(ascsim_site, hf32Mode); }
+__aicore__ inline void SetHF32Mode(HF32Mode mode, ASCSIM_SITE) {
+    ::ascsim::op::set_hf32_mode(ascsim_site, mode == HF32Mode::ENABLE);
+}
+__aicore__ inline void SetHF32TransMode(bool hf32TransMode, ASCSIM_SITE) {
+    ::ascsim::op::set_hf32_trans_mode(ascsim_site, hf32TransMode);
+}
+__aicore__ inline void SetHF32TransMode(HF32TransMode mode, ASCSIM_SITE) {
+    ::ascsim::op::set_hf32_trans_mode(ascsim_site, mode == HF32TransMode::NEAREST_ZERO);
+}
+__aicore__ inline void SetMMLayoutTransform(bool mmLayoutMode, ASCSIM_SITE) {
+    ::ascsim::op::set_mm_layout_transform(ascsim_site, mmLayoutMode);
+}
+__aicore__ inline void SetMMRowMajor(ASCSIM_SITE) { ::ascsim::op::set_mm_row_major(ascsim_site); }
+__aicore__ inline void SetMMColumnMajor(ASCSIM_SITE) { ::ascsim::op::set_mm_column_major(ascsim_site); }
+
+// Load3DSetFMatrixCal(l1H, l1W, padList): the C++ API's own helper behind SetFmatrix(..., FMATRIX_LEFT), which
+// catlass calls directly (dav_c220/kernel_operator_mm_impl.h: it writes the left FMATRIX register).
+__aicore__ inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], ASCSIM_SITE) {
+    uint8_t pads[PAD_SIZE] = {padList[0], padList[1], padList[2], padList[3]};
+    ::ascsim::op::set_fmatrix(ascsim_site, l1H, l1W, pads, FmatrixMode::FMATRIX_LEFT);
+}
+
 }  // namespace AscendC

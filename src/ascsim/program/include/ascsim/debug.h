@@ -2,7 +2,9 @@
 // tensor's values (they live there) and prints them. Written for ascsim.
 #pragma once
 
+#include <cassert>
 #include <cstdio>
+#include <cstdlib>
 
 #include "ascsim/encode.h"
 #include "ascsim/tensor.h"
@@ -37,3 +39,41 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint3
     std::fputs(text, stdout);
 }
 }  // namespace AscendC
+
+// assert / ascendc_assert on the device: the C++ API takes `assert(expr)` and `assert(expr, fmt, args...)`
+// from kernel_operator.h (it includes <cassert>, then redefines both as variadic macros, compiled out under
+// NDEBUG or ASCENDC_DUMP == 0: asc-devkit include/utils/debug/asc_assert.h:23,52-59). ascsim's version
+// prints the failed condition (and the message) and aborts, which the run reports as SIGABRT.
+namespace ascsim {
+namespace rt {
+[[noreturn]] inline void assert_failed(const char* expr, const char* file, int line, const char* func) {
+    std::fprintf(stderr, "%s:%d: %s: Assertion `%s' failed.\n", file, line, func, expr);
+    std::fflush(stderr);
+    std::abort();
+}
+template <class... Args>
+[[noreturn]] inline void assert_failed(const char* expr, const char* file, int line, const char* func,
+                                       const char* fmt, Args... args) {
+    std::fprintf(stderr, "%s:%d: %s: Assertion `%s' failed: ", file, line, func, expr);
+    std::fprintf(stderr, fmt, args...);
+    std::fputc('\n', stderr);
+    std::fflush(stderr);
+    std::abort();
+}
+}  // namespace rt
+}  // namespace ascsim
+#undef assert
+#undef ascendc_assert
+#if !(defined(ASCENDC_DUMP) && ASCENDC_DUMP == 0) && !defined(NDEBUG)
+#define ASCSIM_ASSERT_COND(expr, ...) expr
+#define ASCSIM_ASSERT_REST(expr, ...) , ##__VA_ARGS__
+#define assert(...)                                                                                  \
+    (static_cast<bool>(ASCSIM_ASSERT_COND(__VA_ARGS__, 0)) ? void(0)                                 \
+        : ::ascsim::rt::assert_failed(ASCSIM_ASSERT_TEXT(__VA_ARGS__), __FILE__, __LINE__,            \
+                                      __PRETTY_FUNCTION__ ASCSIM_ASSERT_REST(__VA_ARGS__)))
+#define ASCSIM_ASSERT_TEXT(expr, ...) #expr
+#define ascendc_assert(...) assert(__VA_ARGS__)
+#else
+#define assert(...) ((void)0)
+#define ascendc_assert(...) ((void)0)
+#endif

@@ -6,6 +6,18 @@
 
 #include "ascsim/encode.h"
 
+// The arch families whose C++ API differs (the headers' own #if tests use these).
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+#define ASCSIM_ARCH_3510 1
+#else
+#define ASCSIM_ARCH_3510 0
+#endif
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+#define ASCSIM_ARCH_2201 1
+#else
+#define ASCSIM_ARCH_2201 0
+#endif
+
 // Compiler (bisheng) builtin enums, global in Ascend C.
 enum pipe_t : uint8_t {
     PIPE_S = 0,
@@ -146,7 +158,8 @@ enum class RoundMode : uint8_t {
 };
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 enum class CacheRwMode : uint8_t { READ = 1, WRITE = 2, RW = 3 };
-enum class HF32Mode : uint8_t { DISABLE = 0, ENABLE };
+enum class HF32Mode { ENABLE, DISABLE };  // (the C++ API's order)
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
 enum class AtomicDtype : uint8_t { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
 enum class AtomicOp : uint8_t { ATOMIC_SUM = 0 };
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
@@ -166,6 +179,48 @@ constexpr int32_t QUE_MAX_EVENT = 8;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
 constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+
+// ---- the vector unit's enums and constants: declared for the vector API (ascsim/unmodelled.h), which
+// ascsim does not model; the C++ API's names, values and order (kernel_utils_mode.h, kernel_reg.h,
+// kernel_struct_gather.h, kernel_struct_transpose.h, utils/common_types.h).
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+enum class ReduceMode : uint8_t { REDUCE_MAX = 0, REDUCE_MIN, REDUCE_SUM };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+enum class ReduceType { NONE = -1, SUM = 0, MAX, MIN };
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
+#if ASCSIM_ARCH_2201
+constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V2;
+#else
+constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V1;
+#endif
+constexpr GatherMaskMode defaultGahterMaskMode = defaultGatherMaskMode;  // (the C++ API's misspelling too)
+enum class TransposeType : uint8_t {
+    TRANSPOSE_TYPE_NONE,
+    TRANSPOSE_NZ2ND_0213,
+    TRANSPOSE_NZ2NZ_0213,
+    TRANSPOSE_NZ2NZ_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITHOUT_N,
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+    TRANSPOSE_ND2ND_ONLY,
+    TRANSPOSE_ND_UB_GM,
+    TRANSPOSE_GRAD_ND_UB_GM,
+    TRANSPOSE_ND2ND_B16,
+    TRANSPOSE_NCHW2NHWC,
+    TRANSPOSE_NHWC2NCHW,
+#if ASCSIM_ARCH_3510
+    TRANSPOSE_ND2ND_021,
+    TRANSPOSE_ND2ND_102,
+    TRANSPOSE_ND2ND_210,
+    TRANSPOSE_ND2NZ_WITH_INTLV,
+#endif
+};
 }  // namespace AscendC
 
 ASCSIM_ENUM_NAMES(AscendC::TPosition, "TPosition", GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC,

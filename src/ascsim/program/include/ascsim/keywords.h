@@ -3,6 +3,8 @@
 // a host address (GM) or a byte offset inside a simulated on-chip buffer (LocalTensor).
 #pragma once
 
+#include <cstdint>
+
 #define __aicore__
 #define __global__ __attribute__((annotate("ascsim.global")))
 #define __forceinline__ inline
@@ -59,3 +61,17 @@ void kernel_type(int type, const char* file, unsigned line);
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+
+// The device compiler's scalar min / max, which device code calls unqualified (catlass
+// gemm/block/block_swizzle.hpp: min(streamkBlocks * loopsMNK.k(), blockDim)). Plain functions per scalar
+// type, so a template a program brings into scope (std::min, tla::min) is preferred only where it fits
+// better.
+#define ASCSIM_SCALAR_MIN_MAX(T)                                                   \
+    __aicore__ constexpr inline T min(T a, T b) { return a < b ? a : b; }          \
+    __aicore__ constexpr inline T max(T a, T b) { return a > b ? a : b; }
+ASCSIM_SCALAR_MIN_MAX(int32_t)
+ASCSIM_SCALAR_MIN_MAX(uint32_t)
+ASCSIM_SCALAR_MIN_MAX(int64_t)
+ASCSIM_SCALAR_MIN_MAX(uint64_t)
+ASCSIM_SCALAR_MIN_MAX(float)
+#undef ASCSIM_SCALAR_MIN_MAX

@@ -13,12 +13,6 @@
 #include "ascsim/generated.h"
 #include "ascsim/types.h"
 
-#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
-#define ASCSIM_ARCH_3510 1
-#else
-#define ASCSIM_ARCH_3510 0
-#endif
-
 namespace AscendC {
 
 template <class T>
@@ -707,6 +701,140 @@ struct FixpipeParamsC310 : public FixpipeParamsArch3510<format> {
                       const uint32_t dstStrideIn)
         : FixpipeParamsArch3510<format>(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn) {}
 };
+
+// ---- the vector unit's params structs: declared so the vector API (ascsim/unmodelled.h) takes what
+// programs pass it (brace lists included); ascsim does not model the vector unit, so no struct here is
+// reflected for the bridge. Members, defaults and constructor arities are the C++ API's
+// (kernel_struct_binary.h, kernel_struct_unary.h, kernel_struct_brcb.h, kernel_struct_data_copy.h,
+// kernel_struct_gather.h, kernel_struct_transpose.h).
+struct BinaryConfig {
+    int8_t scalarTensorIndex = 1;
+};
+constexpr BinaryConfig DEFAULT_BINARY_CONFIG = {1};
+struct BinaryDefaultType {};
+
+struct BinaryRepeatParams {
+    BinaryRepeatParams() {}
+    BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep, uint8_t src0Rep,
+                       uint8_t src1Rep)
+        : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk), dstRepStride(dstRep),
+          src0RepStride(src0Rep), src1RepStride(src1Rep) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+struct UnaryRepeatParams {
+    UnaryRepeatParams() {}
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep, bool half)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep), halfBlock(half) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint16_t srcBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t srcRepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+    bool halfBlock = false;
+};
+
+struct BrcbRepeatParams {
+    BrcbRepeatParams() {}
+    BrcbRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstRepStride(dstRep), dstBlkStride(dstBlk) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+struct CopyRepeatParams {
+    CopyRepeatParams() {}
+    CopyRepeatParams(uint16_t dst, uint16_t src, uint16_t dstRepeat, uint16_t srcRepeat)
+        : dstStride(dst), srcStride(src), dstRepeatSize(dstRepeat), srcRepeatSize(srcRepeat) {}
+    uint16_t dstStride = DEFAULT_DATA_COPY_STRIDE;
+    uint16_t srcStride = DEFAULT_DATA_COPY_STRIDE;
+    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+
+struct GatherRepeatParams {
+    GatherRepeatParams() {}
+    GatherRepeatParams(uint8_t dstBlk, uint8_t dstRep) : dstRepStride(dstRep), dstBlkStride(dstBlk) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+struct GatherMaskParams {
+    GatherMaskParams() {}
+    GatherMaskParams(uint8_t src0Blk, uint16_t repeats, uint16_t src0Rep, uint8_t src1Rep)
+        : src0BlockStride(src0Blk), repeatTimes(repeats), src0RepeatStride(src0Rep), src1RepeatStride(src1Rep) {}
+    uint8_t src0BlockStride = DEFAULT_BLK_STRIDE;
+    uint16_t repeatTimes = 0;
+    uint16_t src0RepeatStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepeatStride = DEFAULT_REPEAT_STRIDE;
+};
+
+struct TransDataTo5HDParams {
+    constexpr TransDataTo5HDParams() = default;
+    constexpr TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeats, uint16_t dstRep, uint16_t srcRep)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeats), dstRepStride(dstRep),
+          srcRepStride(srcRep) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+
+struct TransposeParamsExt {
+    constexpr TransposeParamsExt() = default;
+    constexpr TransposeParamsExt(uint16_t n, uint16_t c, uint16_t h, uint16_t w, TransposeType type)
+        : nSize(n), cSize(c), hSize(h), wSize(w), transposeType(type) {}
+    uint16_t nSize = 0;
+    uint16_t cSize = 0;
+    uint16_t hSize = 0;
+    uint16_t wSize = 0;
+    TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+};
+
+// The vector unit's per-op configs (reg_compute/kernel_reg_compute_utils.h): template arguments of Exp, Ln,
+// Div, Sqrt, ... on 950.
+#define ASCSIM_ALGO_CONFIG(NAME, CONST, ...)            \
+    enum class NAME##Algo { INTRINSIC = 0, __VA_ARGS__ }; \
+    struct NAME##Config {                                 \
+        NAME##Algo algo = NAME##Algo::INTRINSIC;          \
+    };                                                    \
+    constexpr NAME##Config CONST = {NAME##Algo::INTRINSIC};
+ASCSIM_ALGO_CONFIG(Exp, DEFAULT_EXP_CONFIG, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE)
+ASCSIM_ALGO_CONFIG(Ln, DEFAULT_LN_CONFIG, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE)
+ASCSIM_ALGO_CONFIG(Reciprocal, DEFAULT_RECIPROCAL_CONFIG, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE)
+ASCSIM_ALGO_CONFIG(Div, DEFAULT_DIV_CONFIG, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE,
+                   PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE)
+ASCSIM_ALGO_CONFIG(Sqrt, DEFAULT_SQRT_CONFIG, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+                   PRECISION_1ULP_FTZ_FALSE)
+ASCSIM_ALGO_CONFIG(Rsqrt, DEFAULT_RSQRT_CONFIG, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+                   PRECISION_1ULP_FTZ_FALSE)
+#undef ASCSIM_ALGO_CONFIG
 
 }  // namespace AscendC
 

@@ -143,9 +143,9 @@ __aicore__ inline int64_t GetTaskRatio() { return 1; }  // 1 on the cube core (t
 __aicore__ inline int64_t GetTaskRation() { return 1; }
 __aicore__ constexpr inline int32_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 __aicore__ constexpr inline uint32_t GetVecLen() { return VECTOR_REG_WIDTH; }
-template <class T>
-__aicore__ constexpr inline T CeilDivision(T a, T b) {
-    return (a + b - 1) / b;
+// (kernel_utils_ceil_oom_que.h: int32_t operands, 0 for a zero divisor)
+__aicore__ constexpr inline int32_t CeilDivision(int32_t num1, int32_t num2) {
+    return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
 }
 
 // InitSocState: resets the atomic mode (and, on the 2201 cube core, the 3-D load L1 size and padding).
