@@ -532,7 +532,7 @@ def test_mte2_mte3_flags_order_nothing_on_the_950_cube_core(chip: str, raced: bo
     if raced:
         assert s.reports[0].message.endswith(
             "with no WaitFlag<MTE2_MTE3> between them (SetFlag / WaitFlag<MTE2_MTE3>, as at k:3, does "
-            "nothing on this chip's cube core: the C++ API returns at once, docs/divergences.md R23)")
+            "nothing on this chip's cube core: the C++ API returns at once, docs/divergences.md R22)")
 
 
 @pytest.mark.parametrize(("chip", "raced"), [("a2", False), ("950", True)])

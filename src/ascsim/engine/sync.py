@@ -315,7 +315,7 @@ def unit_flag(call: PipeCall) -> bool:
     """Whether a Mmad or a move out of L0C runs with unitFlag 2 or 3: Mmad.md 参数说明 unitFlag
     ("控制Mmad指令和Fixpipe指令细粒度的并行 ... 须将...unitFlag值设置为2或3"; UnitFlag.md):
     the hardware then moves each fractal out once it is computed, so two such calls on L0C need no flag
-    between them (docs/divergences.md R22)."""
+    between them (docs/divergences.md R24)."""
     return call.pipe in ("M", "FIX") and getattr(call.params, "unitFlag", 0) in (2, 3)
 
 
@@ -503,7 +503,7 @@ class SyncChecker:
         )
         if noop is not None:
             msg += (f" ({what}, as at {noop}, does nothing on this chip's cube core: the C++ API returns at "
-                    "once, docs/divergences.md R23)")
+                    "once, docs/divergences.md R22)")
         self._report(kind, msg, (call.where, r.where))
 
     def _report(self, kind: str, msg: str, lines: tuple[str, ...]) -> None:
@@ -645,7 +645,7 @@ class SyncChecker:
             raise UnsupportedError(
                 "PipeBarrier<PIPE_S> is not supported",
                 basis=doc_forbids("PipeBarrier(ISASI).md 约束说明: \"Scalar流水之间的同步由硬件自动保证，"
-                                  "PipeBarrier接口不支持PIPE_S单流水的同步\"", "R22"))
+                                  "PipeBarrier接口不支持PIPE_S单流水的同步\"", "R21"))
         if pipe == "ALL":
             while self.blocked:  # PIPE_ALL waits for every pipe, and the scalar unit with it
                 held, pend = next(iter(self.blocked.items()))
