@@ -550,9 +550,10 @@ def test_pipe_barrier_of_mte3_is_a_no_op_on_the_950_cube_core(chip: str, raced: 
 @pytest.mark.parametrize(("mmad_unit", "fix_unit", "reported"), [(3, 3, False), (2, 3, False), (0, 3, True),
                                                                 (3, 0, True), (0, 0, True)])
 def test_unit_flags_order_mmad_and_fixpipe(mmad_unit: int, fix_unit: int, reported: bool) -> None:
-    """Mmad.md 参数说明 unitFlag: with unitFlag 2 or 3 on both the Mmad and the Fixpipe ("须将Mmad指令和Fixpipe
-    指令的unitFlag值设置为2或3"), the hardware moves each fractal out once it is computed — no M_FIX flag is
-    needed between them (catlass's matmuls rely on it); with either off, the read is a race."""
+    """Mmad.md 参数说明 unitFlag: with unitFlag 2 or 3 on both the Mmad and the Fixpipe
+    ("须将Mmad指令和Fixpipe指令的unitFlag值设置为2或3"), the hardware moves each fractal out once it is
+    computed — no M_FIX flag is needed between them (catlass's matmuls rely on it); with either off, the read
+    is a race (docs/divergences.md R24)."""
     from ascsim.params import FixpipeParamsV220
 
     chk = SyncChecker(chip="a2")
