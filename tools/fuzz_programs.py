@@ -14,7 +14,62 @@ case replays with `--replay "Case(...)"` (the label the table prints).
 
 Recorded runs (2 shared cores):
 
-    (filled in below by the long run of this branch)
+    2026-12-02, -n 2000 --seed 1 --jobs 2 --timeout 5 --compile-timeout 20 --api-every 10 --extremes:
+    extreme                           rc      s    MiB  outcome
+    empty_file                         2    4.3    133  build: entry: ascsim: /tmp/ascsim-fuzz-programs-ll
+    non_utf8_code                      2    4.6    133  build: preprocess: ascsim: /tmp/ascsim-fuzz-progra
+    non_utf8_string_literal            0    5.3    171  ok:
+    literal_of_a_million               0    4.4    217  ok:
+    exponential_macro                  2   19.6   1029  build: preprocess: ascsim: /tmp/ascsim-fuzz-progra
+    template_depth_bomb                2    5.2    163  build: compile: ascsim: /tmp/ascsim-fuzz-programs-
+    template_exponential_bomb          2   24.2    881  build: compile timeout: ascsim: /tmp/ascsim-fuzz-p
+    while_1_in_kernel                  2    7.5    160  run: timeout: ascsim: k.cpp: the program ran past
+    while_1_in_main                    2   10.1    191  run: timeout: ascsim: k.cpp: the program ran past
+    infinite_recursion                 2    6.1    172  run: SIGSEGV: ascsim: k.cpp: the program ended wit
+    static_array_of_1_gib              0    5.4    171  ok:
+    initialised_array_of_1_gib         2    6.9    172  build: compile: ascsim: /tmp/ascsim-fuzz-programs-
+    heap_touched_past_the_limit        2    7.4    191  run: SIGABRT: libc++abi: terminating due to uncaug
+    gm_of_3_gib                        0    7.6    191  ok:
+    huge_block_dim_launch              2    6.2    191  run: refused: k.cpp:107: mm<<<100000, ...>>>: bloc
+    negative_mmad_m                    2    5.1    171  run: refused: k.cpp:48:5: Mmad: m must be in [0, 4
+    nan_literals                       0    5.3    174  ok: k.cpp:12: warning: DataCopy (MTE2) writes L1 [
+    deep_nesting                       2    4.9    165  build: compile: ascsim: /tmp/ascsim-fuzz-programs-
+    exit_with_the_runtime_status       2    4.5    166  run: exit status: ascsim: k.cpp: the program exite
+    2000 cases (2200 runs) in 4366 s; seed 1, --timeout 5, --compile-timeout 20, 2 job(s)
+    outcome                            runs   max s  max MiB
+    cli: build: compile                 735    20.6     1519
+    cli: ok                             507    11.5      249
+    cli: run: refused                   242     8.5     1250
+    cli: run: timeout                   127    15.7     1268
+    cli: build: preprocess              115    22.7     1029
+    cli: build: entry                    86     6.8      186
+    cli: run: SIGSEGV                    81     9.5      224
+    api: build: compile                  75    22.2     1517
+    api: ok                              54     6.6      102
+    cli: run: exit status                38     8.8      233
+    cli: build: compile timeout          22    26.6     1503
+    api: run: refused                    18     4.5      102
+    cli: run: SIGABRT                    17     7.4     1245
+    api: build: preprocess               11     8.5     1028
+    api: run: timeout                    11     8.3     1268
+    api: run: SIGSEGV                     9     1.7      100
+    cli: run: signal                      9     5.4      192
+    api: build: entry                     6     3.7      102
+    cli: run: binding                     6     2.8      191
+    cli: run: bridge                      6     5.1     1247
+    api: run: exit status                 5     1.9      102
+    cli: run: SIGKILL                     4     2.0      171
+    api: build: compile timeout           3    23.1      144
+    api: build: no main                   3     1.5       85
+    cli: run: deadlock                    3     5.7      191
+    api: run: SIGABRT                     2     1.9      102
+    cli: run: SIGILL                      2     2.9      191
+    api: run: SIGKILL                     1     1.3      102
+    api: run: bridge                      1     3.2      102
+    api: run: signal                      1     3.4       85
+    all                                2200    26.6     1519
+    extremes failing: 0 of 19
+    failures: 0
 """
 
 from __future__ import annotations
