@@ -213,9 +213,9 @@ class Program:
         if server.error is not None:
             server.gm.close()
             raise server.error
-        run = ProgramRun(self.built, rc, out, err, server.trace, server.sync_reports,
-                         list(getattr(races_checker, "reports", [])), server.warnings, seconds,
-                         server.launches,
+        races_found = list(races_checker.reports) if races_checker is not None else []
+        run = ProgramRun(self.built, rc, out, err, server.trace, server.sync_reports, races_found,
+                         server.warnings, seconds, server.launches,
                          bindings, gm_initial=getattr(server, "gm_initial", {}))
         for name, b in bindings.items():
             if isinstance(b, Output):

@@ -522,16 +522,13 @@ class Server:
 
     def _event_alloc(self, index: int, where: str, values: list) -> None:
         b = self.block(index, "AllocEventID")
-        fn = getattr(b.sync, "alloc_event", None)
-        if fn is not None:
-            self._sync(b, where, lambda: fn(str(values[0]), int(values[1]), str(values[2]), where))
+        pair, event_id, origin = str(values[0]), int(values[1]), str(values[2])
+        self._sync(b, where, lambda: b.sync.alloc_event(pair, event_id, origin, where))
         self.ch.ok()
 
     def _event_release(self, index: int, where: str, values: list) -> None:
         b = self.block(index, "ReleaseEventID")
-        fn = getattr(b.sync, "release_event", None)
-        if fn is not None:
-            self._sync(b, where, lambda: fn(str(values[0]), int(values[1]), where))
+        self._sync(b, where, lambda: b.sync.release_event(str(values[0]), int(values[1]), where))
         self.ch.ok()
 
     # -- scalar accesses ------------------------------------------------------------------------------------
