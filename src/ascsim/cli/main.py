@@ -225,6 +225,16 @@ def _add_one_step(p: argparse.ArgumentParser) -> None:
     p.add_argument("--call", type=int, metavar="N", help="kernels: the N-th instruction or register call")
 
 
+def _version_line() -> str:
+    """`ascsim --version`: the package's version and the Python it runs on (what a bug report needs first;
+    the compiler's identity is in `ascsim demo`'s build line, finding it costs a subprocess)."""
+    import platform
+
+    from .. import __version__
+
+    return f"ascsim {__version__} (Python {platform.python_version()}, {sys.executable})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="ascsim",
@@ -232,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "bit-exactly on a CPU.",
     )
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    p.add_argument("--version", action="version", version=_version_line())
     sub = p.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="run conv2d layers through Load3D + Mmad on the A2 and 950 profiles")
     d.set_defaults(func=_cmd_demo)
