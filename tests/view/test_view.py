@@ -4,17 +4,29 @@ written out here, and explain.provenance for what a picture outlines."""
 
 from __future__ import annotations
 
+import inspect
 import re
+import traceback
 
 import numpy as np
 import pytest
 from support.operands import load3d_operands
 from support.paths import EXAMPLES
 
-from ascsim import Core, History, LoadData3DParamsV2, LoadDataRepeatParamWithStride
+from ascsim import (
+    Core,
+    History,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+    LoadDataRepeatParamWithStride,
+    ascendc,
+)
 from ascsim.base.errors import AscsimError
 from ascsim.cli import main
+from ascsim.machine.layouts import chw_to_fmap_l1
+from ascsim.params import LoadData2dTransposeParams
 from ascsim.scenario import load_scenario, run_scenario
+from ascsim.view import step
 from ascsim.view.draw import build_picture
 from ascsim.view.explain import provenance, step_view
 
@@ -136,13 +148,7 @@ def test_scenario_field_did_you_mean(tmp_path, capsys):
     assert main(["run", str(tmp_path / "s.toml")]) == 2
     assert "did you mean 'kExtension'?" in capsys.readouterr().err
 
-
 # -- issue 19: the notebook face, names in the user's words, tracebacks that end at the user's line ------
-
-from ascsim import LoadData3DParamsV2Pro  # noqa: E402
-from ascsim.machine.layouts import chw_to_fmap_l1  # noqa: E402
-from ascsim.params import LoadData2dTransposeParams  # noqa: E402
-from ascsim.view import step  # noqa: E402
 
 STEM = LoadData3DParamsV2([1, 1, 1, 1], 6, 6, 16, 144, 16, 0, 0, 1, 1, 3, 3, 1, 1)
 
@@ -168,8 +174,8 @@ def test_tensor_names_reach_explain_and_the_picture():
     assert repr(col).startswith("LocalTensor<half>(col: A2/L0A @0x0, 2304 elems")
     assert col[256].name == "col[256:]" and col.reinterpret("int8_t").name == "col"
     line = rep.explain(dst=7 * 16)  # Zz fractal 0 row 7 col 0 = m 7 (ho 1, wo 1), k 0: pixel (h 0, w 0)
-    assert line.splitlines()[-1].endswith("<- fmap[0] L1 0x0000: c 0 h 0 w 0 (c1 0, c0 0)  img2col (m 7, k 0) "
-                                          "= (ho 1, wo 1, kh 0, kw 0)")
+    assert line.splitlines()[-1].endswith("<- fmap[0] L1 0x0000: c 0 h 0 w 0 (c1 0, c0 0)  "
+                                          "img2col (m 7, k 0) = (ho 1, wo 1, kh 0, kw 0)")
     # an unnamed tensor keeps its place as its name; the same addresses named otherwise are named otherwise
     _, rep2 = core, core.load_data(core.tensor("A2", "half", 2304, offset=0), fmap, STEM)
     assert "dst A2@0x0 (L0A" in rep2.explain()
@@ -234,7 +240,7 @@ def test_v2pro_words_decode_into_the_doc_fields(ext, flt):
 
 
 def test_v2pro_call_shows_its_decoded_words():
-    """The issue's extConfig = 1048720 (= 16 << 16 | 144) is shown with its fields, from Python and the CLI."""
+    """The issue's extConfig = 1048720 (= 16 << 16 | 144) is shown with its fields (report and scenario)."""
     run = run_scenario(load_scenario(EXAMPLES / "load3d_v2pro_repeat.toml"))
     want = "extConfig=1048720 (kExtension=144, mExtension=16, kStartPt=0, mStartPt=0)"
     assert want in run.results[3].report.explain().splitlines()[0]
@@ -291,10 +297,8 @@ def test_drawing_options_are_keyword_checked():
     for explain in (rep.explain, core.history[0].explain):
         with pytest.raises(TypeError, match="unexpected keyword argument 'fractl'"):
             explain(fractl=1)
-    with pytest.raises(AscsimError, match=r"labels must be one of .* but got 'valeu' \(did you mean 'value'\?\)"):
+    with pytest.raises(AscsimError, match=r"labels must be .* but got 'valeu' \(did you mean 'value'\?\)"):
         rep.draw(labels="valeu")
-    import inspect
-
     assert list(inspect.signature(rep.draw).parameters) == ["out", "region", "labels", "focus", "cumulative",
                                                             "src_layout", "src_shape"]
 
@@ -307,10 +311,6 @@ def _bad_load3d():
 def test_refusal_traceback_ends_at_the_users_line(monkeypatch):
     """A refused call raised from a public entry carries only the caller's frames (here: this file's);
     ASCSIM_TRACEBACK=full keeps ascsim's frames."""
-    import traceback
-
-    from ascsim import ascendc
-
     monkeypatch.delenv("ASCSIM_TRACEBACK", raising=False)
     core, fmap, col, _ = named_load3d()
     bad = LoadData3DParamsV2([1, 1, 1, 1], 6, 6, 16, 160, 16, 0, 0, 1, 1, 3, 3, 1, 1)
@@ -330,5 +330,6 @@ def test_refusal_traceback_ends_at_the_users_line(monkeypatch):
     with pytest.raises(AscsimError) as e:
         _bad_load3d()
     frames = traceback.extract_tb(e.value.__traceback__)
-    inside = [f for f in frames if "/ascsim/" in f.filename.replace("\\", "/") or f.filename.startswith("<ascsim")]
+    inside = [f for f in frames if "/ascsim/" in f.filename.replace("\\", "/")
+              or f.filename.startswith("<ascsim")]
     assert len(frames) > 4 and len(inside) >= 3 and frames[1].name == "_bad_load3d"

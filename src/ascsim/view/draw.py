@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import colorsys
 import dataclasses
+import hashlib
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -1355,9 +1356,12 @@ def _compact_svg(data: bytes) -> bytes:
     CSS class and round positions to 0.01 pt (a labelled picture shrinks ~2x; pixels do not change)."""
     text = data.decode()
     classes: dict[str, str] = {}
+    # a <style> inside an SVG inlined in HTML (a notebook, the explorer) applies to the whole page: the
+    # class names carry a digest of the picture, so two pictures on one page never restyle each other
+    tag = "s" + hashlib.sha1(data).hexdigest()[:8]
 
     def cls(m: re.Match) -> str:
-        name = classes.setdefault(m.group(1), f"t{len(classes)}")
+        name = classes.setdefault(m.group(1), f"{tag}-{len(classes)}")
         return f'<text class="{name}"'
 
     text = re.sub(r'<text style="([^"]*)"', cls, text)
