@@ -41,8 +41,8 @@ def python_images() -> None:
     core = Core("a2")
     core.history = History()
     x = np.arange(16 * 6 * 6).reshape(16, 6, 6).astype(np.float16)
-    fmap = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16))
-    l0a = core.tensor("A2", "half", 16 * 144)
+    fmap = core.tensor("A1", "half", x.size, data=chw_to_fmap_l1(x, 16), name="fmap")
+    l0a = core.tensor("A2", "half", 16 * 144, name="l0a")
     report = core.load_data(l0a, fmap, LoadData3DParamsV2([1, 1, 1, 1], 6, 6, 16, 144, 16, 0, 0, 1, 1, 3, 3,
                                                           1, 1))
     report.draw(ROOT / "docs" / "img" / "python_report.svg", region="3-5", focus="m=7")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 
 from .base import coerce
-from .base.errors import AscsimError, ParamRangeError, cpp_rejects
+from .base.errors import AscsimError, ParamRangeError, cpp_rejects, public_entry
 from .core import Core
 from .isa.table import INSTRUCTIONS, STRUCT, TENSOR, Arg, Form, Instruction
 from .machine.dtypes import DType, get_dtype
@@ -107,7 +107,7 @@ class GlobalTensor(LocalTensor):
     def __init__(self, dtype: DType | str = "uint8_t", core: Core | None = None) -> None:
         self.dtype = get_dtype(dtype)
         self.position = "GM"
-        self.offset, self.length = 0, 0
+        self.offset, self.length, self.name = 0, 0, None
         self.memory = core.gm if core is not None else None  # bound by SetGlobalBuffer
 
     def SetGlobalBuffer(self, buffer: int | LocalTensor, bufferSize: int | None = None) -> None:  # noqa: N802,N803
@@ -238,7 +238,7 @@ def _spelling(ins: Instruction) -> Callable[..., object]:
 
     call.__name__ = call.__qualname__ = ins.name
     call.__doc__ = " / ".join(f.op.doc for f in ins.forms)
-    return call
+    return public_entry(call)  # a refusal's traceback ends at the caller's line (base.errors.trim)
 
 
 #: One function per C++ API name of the instruction table (`LoadData`, `Mmad`, `SetFmatrix`, ...).

@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .base.errors import BARE_RERAISE_TRIMS, AscsimError, public_entry, trim
 from .engine.boundary import Batch
-from .engine.record import ExecReport
+from .engine.record import ExecReport, name_operands
 from .engine.state import MMAD_ACCUMULATE, CoreOptions, CoreState
 from .isa import table
 from .isa.table import REQUIRED, STRUCT, TENSOR, Op
@@ -44,6 +45,7 @@ class Core(CoreState):
     `set_fmatrix`, ...), each taking the C++ call's operands in the C++ order.
     """
 
+    @public_entry
     def run(self, steps: Iterable[Sequence[Any]]) -> list[ExecReport]:
         """Execute a sequence of calls — `core.run([(core.load_data, dst, src, p), ("mmad", c, a, b, mp)])`,
         each step a callable (or a Core method name) followed by its arguments — batching consecutive
@@ -106,15 +108,29 @@ def _method_source(op: Op) -> str:
                  f"    report = fn({', '.join(call)})"]
     else:
         body.append(f"    report = _run({', '.join(call)})")
+    if not op.setter:
+        named = " or ".join(f"({a.name} is not None and {a.name}.name is not None)" if a.optional
+                            else f"{a.name}.name is not None" for a in tensors)
+        if named:  # the names the user gave the tensors (the placement's operands are shared, unnamed)
+            body += [f"    if {named}:", f"        _named(report, {', '.join(a.name for a in tensors)})"]
+        struct = next((a for a in op.args if a.kind == STRUCT and a.name == "params"), None) or next(
+            (a for a in op.args if a.kind == STRUCT), None)
+        if struct is not None:  # the struct the user passed, for explain / draw
+            body.append(f"    report.params = {struct.name}")
     body.append("    return report" if op.setter else "    return self._logged(report)")
-    return f"def {op.method}({', '.join(params)}):\n" + "\n".join(body) + "\n"
+    # refusals reach the caller with the caller's frames only (base.errors.trim; ASCSIM_TRACEBACK=full)
+    inner = "\n".join("    " + ln for ln in body)
+    reraise = "raise" if BARE_RERAISE_TRIMS else "raise _e"
+    return (f"def {op.method}({', '.join(params)}):\n    try:\n{inner}\n"
+            f"    except _AscsimError as _e:\n        _trim(_e)\n        {reraise}\n")
 
 
 def _method(op: Op) -> Callable[..., Any]:
     namespace: dict[str, Any] = {
         "__name__": __name__,  # warnings skip ascsim's frames (base.diagnostics.user_stacklevel)
         "_LT": LocalTensor, "_tensors": checks.tensors, "_struct": checks.struct, "_run": op.run,
-        "_dispatch": op.dispatch, "_no_overload": table.no_overload,
+        "_dispatch": op.dispatch, "_no_overload": table.no_overload, "_named": name_operands,
+        "_AscsimError": AscsimError, "_trim": trim,
         **{f"_d_{a.name}": a.default for a in op.args if a.default is not REQUIRED},
         **{f"_s_{a.name}": frozenset(a.structs) for a in op.args if a.kind == STRUCT},
     }

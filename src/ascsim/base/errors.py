@@ -4,7 +4,11 @@ and every refusal carries its basis — why ascsim refuses — as data (`AscsimE
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 
 class Basis(str):
@@ -157,3 +161,56 @@ def with_basis(msg: str, basis: Basis | str | None) -> str:
 #: Matches the end of a message that carries a basis (tests use it to audit every refusal).
 BASIS_PATTERN = (r"\((the C\+\+ API rejects this: [^()]*(\([^()]*\)[^()]*)*|the hardware cannot do this[^()]*"
                  r"|the doc page forbids this: [^()]*; ascsim reading: divergence [A-Z]+\d+[a-z]?)\)$")
+
+
+# -- tracebacks that end at the user's line ---------------------------------------------------------
+#
+# A refusal is the user's mistake, and its message says everything (parameter, value, range, basis), so
+# the frames inside ascsim (core -> load3d -> boundary -> ...) are noise in a notebook. The public entry
+# points (the generated Core methods, Core.run / tensor, the ascsim.ascendc spellings, the report's
+# explain / draw) drop them: they catch an AscsimError, clear its traceback (`trim`) and re-raise it with a
+# bare `raise`, which on CPython >= 3.11 adds no frame, so the traceback is the user's frames only. Errors
+# that are not AscsimErrors (ascsim's own bugs) keep every frame.
+
+#: `ASCSIM_TRACEBACK=full` keeps ascsim's frames in the traceback of a refusal (read when one is raised).
+TRACEBACK_ENV = "ASCSIM_TRACEBACK"
+
+#: A bare `raise` re-raises with the exception's own __traceback__ only from CPython 3.11 on; before, it
+#: restores the traceback saved when the exception was caught, so 3.10 re-raises with one frame of ours.
+BARE_RERAISE_TRIMS = sys.version_info >= (3, 11)
+
+
+def full_tracebacks() -> bool:
+    """Keep ascsim's frames in refusals' tracebacks (`ASCSIM_TRACEBACK=full`)?"""
+    return os.environ.get(TRACEBACK_ENV, "").strip().lower() == "full"
+
+
+def trim(err: BaseException) -> BaseException:
+    """`err` without the frames below the public entry that caught it (unless `ASCSIM_TRACEBACK=full`);
+    re-raise it with a bare `raise` (see `public_entry`)."""
+    if not full_tracebacks():
+        err.__traceback__ = None
+    return err
+
+
+_F = TypeVar("_F", bound=Callable)
+
+
+def public_entry(fn: _F) -> _F:
+    """A public function whose refusals (AscsimError) reach the caller with the caller's frames only."""
+    if BARE_RERAISE_TRIMS:
+        @functools.wraps(fn)
+        def entry(*args, **kwargs):  # type: ignore[no-untyped-def]
+            try:
+                return fn(*args, **kwargs)
+            except AscsimError as e:
+                trim(e)
+                raise  # bare: no frame of ours is added (3.11+)
+    else:  # pragma: no cover - CPython 3.10
+        @functools.wraps(fn)
+        def entry(*args, **kwargs):  # type: ignore[no-untyped-def]
+            try:
+                return fn(*args, **kwargs)
+            except AscsimError as e:
+                raise trim(e)  # noqa: B904 - one frame of ours (this one) stays
+    return entry  # type: ignore[return-value]

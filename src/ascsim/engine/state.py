@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..base import coerce
-from ..base.errors import ParamRangeError, UnsupportedError, hw_cannot
+from ..base.errors import ParamRangeError, UnsupportedError, hw_cannot, public_entry
 from ..machine.chips import ChipProfile, get_chip
 from ..machine.dtypes import DType, get_dtype, raw_to_bytes
 from ..machine.memory import MARKER, GlobalMemory, LocalTensor, Memory, encode_values, memory_of
@@ -60,6 +60,7 @@ class CoreOptions:
 class CoreState:
     """One AI Core of one chip: memories, registers, options, log. `ascsim.Core` is the one to use."""
 
+    @public_entry
     def __init__(self, chip: str | ChipProfile = "a2", *, fill: int = MARKER, strict: bool = False,
                  keep_plans: bool = False, mmad_accumulate: str = "float64",
                  options: CoreOptions | None = None, gm: GlobalMemory | None = None) -> None:
@@ -124,10 +125,12 @@ class CoreState:
             raise UnsupportedError(f"{self.chip.name} has no {name} buffer; it has {has}",
                                    basis=hw_cannot(f"no {name} on this chip")) from None
 
+    @public_entry
     def tensor(self, position: str, dtype: DType | str, length: int, offset: int | None = None,
-               data: object = None, raw: object = None) -> LocalTensor:
+               data: object = None, raw: object = None, *, name: str | None = None) -> LocalTensor:
         """A LocalTensor at `offset` bytes (default: next free, aligned) of the position's memory, filled
-        with `data` (values, encoded to the dtype) or `raw` (bit patterns, stored as they are).
+        with `data` (values, encoded to the dtype) or `raw` (bit patterns, stored as they are). `name` is
+        what explain, draw and the explorer call it (default: its place, "A2@0x0").
 
         In GM, `offset` is a GM byte address and makes the tensor a view of what is there (no allocation)."""
         mem_name = memory_of(position)
@@ -136,8 +139,8 @@ class CoreState:
         if mem_name == "GM":
             if offset is None:
                 init = length if data is None and raw is None else None
-                return self.global_tensor(dtype, data if init is None else init, raw=raw)
-            t = LocalTensor(self.gm, "GM", offset, dtype, length)
+                return self.global_tensor(dtype, data if init is None else init, raw=raw, name=name)
+            t = LocalTensor(self.gm, "GM", offset, dtype, length, name)
             _store_initial(t, data, raw)
             return t
         mem = self.memory(mem_name)
@@ -145,7 +148,7 @@ class CoreState:
         if offset is None:
             a = ALLOC_ALIGN.get(mem_name, 32)
             offset = -(-self._next.get(mem_name, 0) // a) * a
-        t = LocalTensor(mem, position, offset, dt, length)
+        t = LocalTensor(mem, position, offset, dt, length, name)
         _store_initial(t, data, raw)  # raises before anything is written or allocated
         self._next[mem_name] = max(self._next.get(mem_name, 0), t.offset + t.nbytes)
         return t
@@ -154,11 +157,15 @@ class CoreState:
         """Forget allocations (memory contents stay, like reusing a TQue buffer)."""
         self._next.clear()
 
-    def global_tensor(self, dtype: DType | str, data_or_length: object = None, *, raw: object = None
-                      ) -> LocalTensor:
+    @public_entry
+    def global_tensor(self, dtype: DType | str, data_or_length: object = None, *, raw: object = None,
+                      name: str | None = None) -> LocalTensor:
         """A GM tensor newly allocated in this core's GM byte space, sized by `data` (values), `raw`
-        (bit patterns) or a length. Its address is `t.GetPhyAddr()` (what `SetGlobalBuffer` takes)."""
+        (bit patterns) or a length. Its address is `t.GetPhyAddr()` (what `SetGlobalBuffer` takes);
+        `name` is what explain and draw call it."""
         instr = "Core.global_tensor"
+        if name is not None and not isinstance(name, str):  # before anything is allocated
+            raise ParamRangeError(f"{instr}: name must be a string, but got {coerce.show(name)}")
         dt = get_dtype(dtype)
         payload = None  # the initial bytes, encoded before anything is allocated (a bad value allocates none)
         if raw is not None:
@@ -173,7 +180,7 @@ class CoreState:
         else:
             payload = encode_values(dt, data_or_length)
             n = np.asarray(data_or_length).size
-        t = LocalTensor(self.gm, "GM", self.gm.allocate((n * dt.bits + 7) // 8), dt, n)
+        t = LocalTensor(self.gm, "GM", self.gm.allocate((n * dt.bits + 7) // 8), dt, n, name)
         if payload is not None:
             t._store(payload, 0)
         return t

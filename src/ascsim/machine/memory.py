@@ -271,11 +271,18 @@ class SharedGlobalMemory(GlobalMemory):
 
 
 class LocalTensor:
-    """A typed window into a memory: `LocalTensor<T>` at `offset` bytes holding `length` elements."""
+    """A typed window into a memory: `LocalTensor<T>` at `offset` bytes holding `length` elements.
 
-    __slots__ = ("memory", "position", "offset", "dtype", "length")
+    `name` (optional) is what explain, draw and the explorer call it (`core.tensor(..., name="fmap")`); a
+    tensor taken from it keeps it: `t[16]` is `fmap[16:]`, `t.reinterpret(...)` is `fmap`."""
 
-    def __init__(self, memory: Memory, position: str, offset: int, dtype: DType | str, length: int) -> None:
+    __slots__ = ("memory", "position", "offset", "dtype", "length", "name")
+
+    def __init__(self, memory: Memory, position: str, offset: int, dtype: DType | str, length: int,
+                 name: str | None = None) -> None:
+        if name is not None and not isinstance(name, str):
+            raise ParamRangeError(f"LocalTensor: name must be a string, but got {coerce.show(name)}")
+        self.name = name
         self.memory = memory
         self.position = position
         self.offset = _int("offset", offset)
@@ -317,12 +324,14 @@ class LocalTensor:
                 f"LocalTensor<{self.dtype}>[{i}]: a {self.dtype.bits}-bit element index must be even "
                 "to address a byte"
             )
-        return LocalTensor(self.memory, self.position, self.offset + bits // 8, self.dtype, self.length - i)
+        name = None if self.name is None else f"{self.name}[{i}:]" if i else self.name
+        return LocalTensor(self.memory, self.position, self.offset + bits // 8, self.dtype, self.length - i,
+                           name)
 
     def reinterpret(self, dtype: DType | str) -> LocalTensor:
         """`ReinterpretCast<U>()`: same bytes, new element type."""
         dt = get_dtype(dtype)
-        return LocalTensor(self.memory, self.position, self.offset, dt, self.nbytes * 8 // dt.bits)
+        return LocalTensor(self.memory, self.position, self.offset, dt, self.nbytes * 8 // dt.bits, self.name)
 
     ReinterpretCast = reinterpret
 
@@ -370,7 +379,8 @@ class LocalTensor:
     def __repr__(self) -> str:
         """Text view with values: the first elements (and the last ones of a long tensor); elements whose
         bytes still hold the fill marker are shown as `_` (never written). Pictures live in ascsim.view."""
-        head = (f"LocalTensor<{self.dtype}>({self.position}/{self.memory.name} @0x{self.offset:x}, "
+        named = f"{self.name}: " if self.name is not None else ""
+        head = (f"LocalTensor<{self.dtype}>({named}{self.position}/{self.memory.name} @0x{self.offset:x}, "
                 f"{self.length} elems, {self.nbytes} B)")
         return f"{head} {self._values_text()}" if self.length else head
 

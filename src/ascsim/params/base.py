@@ -176,6 +176,12 @@ class ConfigWords(Struct):
         words = self.words()
         return {name: bits_of(words[w], lo, width) for name, (w, lo, width) in self.FIELDS.items()}
 
+    def packed(self) -> dict[str, dict[str, int]]:
+        """Each config word decoded into its fields: {"config0": {...}, "config1": {...}} (explain / draw)."""
+        words = self.words()
+        return {word: {name: bits_of(words[w], lo, width) for name, (w, lo, width) in self.FIELDS.items()
+                       if w == i} for i, word in enumerate(("config0", "config1"))}
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, type(self)):
             return False

@@ -95,6 +95,15 @@ class LoadData3DParamsV2(Struct):
     fMatrixCtrl: bool = False
 
 
+#: The bit fields of LoadData3DParamsV2Pro's packed words, (name, low bit, width), from the doc's definition
+#: (LoadData_3D.md 表5): extConfig = mStartPt << 48 | kStartPt << 32 | mExtension << 16 | kExtension;
+#: filterConfig = dilationFilterH << 40 | dilationFilterW << 32 | filterH << 24 | filterW << 16 |
+#: strideH << 8 | strideW.
+V2PRO_EXT_FIELDS = (("kExtension", 0, 16), ("mExtension", 16, 16), ("kStartPt", 32, 16), ("mStartPt", 48, 16))
+V2PRO_FILTER_FIELDS = (("strideW", 0, 8), ("strideH", 8, 8), ("filterW", 16, 8), ("filterH", 24, 8),
+                       ("dilationFilterW", 32, 8), ("dilationFilterH", 40, 8))
+
+
 @dataclass
 class LoadData3DParamsV2Pro(Struct):
     """Load3D v2Pro: the window and filter packed in two u64 words. doc: LoadData_3D.md 表5."""
@@ -158,21 +167,22 @@ class LoadData3DParamsV2Pro(Struct):
 
     @staticmethod
     def pack_ext(kExtension: int, mExtension: int, kStartPt: int = 0, mStartPt: int = 0) -> int:
-        w = 0
-        for lo, name, v in ((0, "kExtension", kExtension), (16, "mExtension", mExtension),
-                            (32, "kStartPt", kStartPt), (48, "mStartPt", mStartPt)):
-            w = with_field(w, lo, 16, v, name, "LoadData3DParamsV2Pro.extConfig")
-        return w
+        values = {"kExtension": kExtension, "mExtension": mExtension, "kStartPt": kStartPt,
+                  "mStartPt": mStartPt}
+        return _pack(V2PRO_EXT_FIELDS, values, "LoadData3DParamsV2Pro.extConfig")
 
     @staticmethod
     def pack_filter(strideW: int = 1, strideH: int = 1, filterW: int = 1, filterH: int = 1,
                     dilationFilterW: int = 1, dilationFilterH: int = 1) -> int:
-        w = 0
-        for lo, name, v in ((0, "strideW", strideW), (8, "strideH", strideH), (16, "filterW", filterW),
-                            (24, "filterH", filterH), (32, "dilationFilterW", dilationFilterW),
-                            (40, "dilationFilterH", dilationFilterH)):
-            w = with_field(w, lo, 8, v, name, "LoadData3DParamsV2Pro.filterConfig")
-        return w
+        values = {"strideW": strideW, "strideH": strideH, "filterW": filterW, "filterH": filterH,
+                  "dilationFilterW": dilationFilterW, "dilationFilterH": dilationFilterH}
+        return _pack(V2PRO_FILTER_FIELDS, values, "LoadData3DParamsV2Pro.filterConfig")
+
+    def packed(self) -> dict[str, dict[str, int]]:
+        """The packed words decoded into their fields: {"extConfig": {"kExtension": ..., ...},
+        "filterConfig": {...}} (what explain and draw print beside the words)."""
+        return {"extConfig": _unpack(V2PRO_EXT_FIELDS, self._ext()),
+                "filterConfig": _unpack(V2PRO_FILTER_FIELDS, self._filter())}
 
     @classmethod
     def from_v2(cls, p: LoadData3DParamsV2) -> LoadData3DParamsV2Pro:
@@ -180,6 +190,17 @@ class LoadData3DParamsV2Pro(Struct):
                    cls.pack_ext(p.kExtension, p.mExtension, p.kStartPt, p.mStartPt),
                    cls.pack_filter(p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW,
                                    p.dilationFilterH))
+
+
+def _pack(layout: tuple[tuple[str, int, int], ...], values: dict[str, object], owner: str) -> int:
+    w = 0
+    for name, lo, width in layout:
+        w = with_field(w, lo, width, values[name], name, owner)
+    return w
+
+
+def _unpack(layout: tuple[tuple[str, int, int], ...], word: int) -> dict[str, int]:
+    return {name: bits_of(word, lo, width) for name, lo, width in layout}
 
 
 # Load3DBitModeParam bit fields: name -> (config word, low bit, width). Seed 000 表4 / 表5.
@@ -274,6 +295,10 @@ class SetFMatrixBitModeParams(Struct):
     def as_dict(self) -> dict:
         word = self._word()
         return {name: bits_of(word, lo, width) for name, (lo, width) in FMATRIX_BITMODE_FIELDS.items()}
+
+    def packed(self) -> dict[str, dict[str, int]]:
+        """config0 decoded into its fields (explain / draw)."""
+        return {"config0": self.as_dict()}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SetFMatrixBitModeParams) and self.config0 == other.config0

@@ -46,7 +46,7 @@ def build(sc: Scenario) -> ScenarioRun:
     for name, spec in sc.tensors.items():
         loc = f"tensors.{name}"
         try:
-            t = core.tensor(spec.position, spec.dtype, spec.length, spec.offset)
+            t = core.tensor(spec.position, spec.dtype, spec.length, spec.offset, name=name)
             if isinstance(spec.init, dict) and "raw" in spec.init:
                 init_raw(sc, spec, t)
             elif spec.init is not None:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import colorsys
 import dataclasses
+import hashlib
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -56,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base.errors import ParamRangeError
+from ..base.errors import ParamRangeError, did_you_mean
 from ..machine.layouts import R0, cdiv, channel_groups
 from ..machine.memory import short_value
 from .explain import (
@@ -67,8 +68,11 @@ from .explain import (
     format_ranges,
     img2col_coords,
     matrix_coords,
+    packed_fields,
+    param_items,
     reading_lines,
     step_view,
+    struct_fields,
     view_summary,
 )
 
@@ -982,17 +986,16 @@ def _registers_lines(regs: Any) -> list[str]:
 
 def _params_lines(view: StepView) -> list[str]:
     params = view.raw.get("params") if isinstance(view.raw, dict) else None
+    if not isinstance(params, dict) and view.params is not None:
+        params = struct_fields(view.params)
     lines: list[str] = []
-    if isinstance(params, dict):
+    if isinstance(params, dict):  # the struct as the user wrote it; a packed word's fields under it
+        packed = packed_fields(view.params)
         lines.append(f"{params.get('type', view.call)}")
-        lines += [f"  {k} = {v}" for k, v in params.items() if k != "type"]
-    elif view.params is not None:
-        p = view.params
-        lines.append(type(p).__name__)
-        if dataclasses.is_dataclass(p):
-            lines += [f"  {f.name} = {getattr(p, f.name)}" for f in dataclasses.fields(p)]
-        else:
-            lines += [f"  {p!r}"]
+        for item, name in zip(param_items(params, None, " = "), [k for k in params if k != "type"],
+                              strict=True):
+            lines.append("  " + item)
+            lines += [f"    .{n} = {x}" for n, x in packed.get(name, {}).items()]
     elif view.spec is not None and dataclasses.is_dataclass(view.spec):
         lines.append(f"{view.plan.instr} (effective values)")
         lines += [f"  {f.name} = {getattr(view.spec, f.name)}" for f in dataclasses.fields(view.spec)
@@ -1353,9 +1356,12 @@ def _compact_svg(data: bytes) -> bytes:
     CSS class and round positions to 0.01 pt (a labelled picture shrinks ~2x; pixels do not change)."""
     text = data.decode()
     classes: dict[str, str] = {}
+    # a <style> inside an SVG inlined in HTML (a notebook, the explorer) applies to the whole page: the
+    # class names carry a digest of the picture, so two pictures on one page never restyle each other
+    tag = "s" + hashlib.sha1(data).hexdigest()[:8]
 
     def cls(m: re.Match) -> str:
-        name = classes.setdefault(m.group(1), f"t{len(classes)}")
+        name = classes.setdefault(m.group(1), f"{tag}-{len(classes)}")
         return f'<text class="{name}"'
 
     text = re.sub(r'<text style="([^"]*)"', cls, text)
@@ -1433,19 +1439,65 @@ def _clip(text: str, width_in: float) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def draw_view(view: StepView, out: str | Path | None = None, **opts: Any) -> Path | str:
-    """Draw a step view to `out` (.svg / .png; returns the path) or, with out=None, return SVG text."""
-    fmt = "svg"
-    if out is not None:
-        out = Path(out)
-        if out.suffix.lower() not in (".svg", ".png"):
-            raise ParamRangeError(f"draw: out_path must end in .svg or .png, but got {out.name!r}")
-        fmt = out.suffix[1:].lower()
-    pic = build_picture(view, region=opts.get("region"), focus=opts.get("focus"),
-                        others=opts.get("others", ()), cumulative=opts.get("cumulative", False))
-    label_pass(pic, opts.get("labels", "auto"))
-    data, _, _ = render(pic, out, fmt)
-    return out if out is not None else data.decode()
+class Drawing(str):
+    """A picture as its SVG text: a `str` (what `draw()` returned before, so `str(d)` and `in` work as on
+    the text) that a notebook shows as the picture (`_repr_html_`: the SVG inline, since notebooks prefer
+    text/html), with a short `repr` instead of 60 KB of XML. `save(path)` writes it (.svg or .png)."""
+
+    picture: Picture | None = None  # what it was rendered from (`save` renders a .png from it)
+
+    def _repr_html_(self) -> str:
+        return inline_svg(self)
+
+    def __repr__(self) -> str:
+        return (f"<Drawing: an SVG picture of {len(self):,} characters; str() is its text, "
+                f".save('x.svg' | 'x.png') writes it>")
+
+    def save(self, path: str | Path) -> Path:
+        """Write the picture to `path` (.svg: this text; .png: rendered again from the picture)."""
+        out = _out_path(path)
+        if out.suffix.lower() == ".svg":
+            out.write_text(str(self), encoding="utf-8")
+        elif self.picture is None:
+            raise ParamRangeError(f"draw: this Drawing keeps no picture to render {out.name!r} from; save it "
+                                  "as .svg or pass out= to draw()")
+        else:
+            render(self.picture, out, "png")
+        return out
+
+
+def inline_svg(svg: str) -> str:
+    """SVG text as an HTML fragment: the XML prolog and DOCTYPE dropped (they are not allowed inside
+    HTML), in a block that scrolls when the picture is wider than the page."""
+    start = svg.find("<svg")
+    body = svg[start:] if start >= 0 else svg
+    return f"<div class='ascsim-picture' style='max-width:100%;overflow-x:auto'>{body}</div>"
+
+
+def _out_path(out: str | Path) -> Path:
+    out = Path(out)
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise ParamRangeError(f"draw: out_path must end in .svg or .png, but got {out.name!r}")
+    return out
+
+
+def draw_view(view: StepView, out: str | Path | None = None, *, region: str | Sequence[int] | None = None,
+              labels: str = "auto", focus: str | None = None, cumulative: bool = False,
+              others: Sequence[tuple[str, Any]] = ()) -> Path | Drawing:
+    """Draw a step view to `out` (.svg / .png; returns the path) or, with out=None, return the picture as
+    a `Drawing` (its SVG text). Options: see the module docstring; `others` as `build_picture`."""
+    path = _out_path(out) if out is not None else None
+    if labels not in LABEL_MODES:  # before the picture is built
+        raise ParamRangeError(f"draw: labels must be one of {', '.join(LABEL_MODES)}, but got "
+                              f"{labels!r}{did_you_mean(labels, LABEL_MODES)}")
+    pic = build_picture(view, region=region, focus=focus, others=others, cumulative=cumulative)
+    label_pass(pic, labels)
+    data, _, _ = render(pic, path, path.suffix[1:].lower() if path is not None else "svg")
+    if path is not None:
+        return path
+    d = Drawing(data.decode())
+    d.picture = pic
+    return d
 
 
 def label_pass(pic: Picture, labels: str) -> None:
@@ -1463,11 +1515,14 @@ def run_others(run: Any, step_index: int) -> list[tuple[str, Any]]:
             if r.report is not None]
 
 
-def draw_step(run: Any, step_index: int, out_path: str | Path | None, **opts: Any) -> Path | str:
+def draw_step(run: Any, step_index: int, out_path: str | Path | None, *,
+              region: str | Sequence[int] | None = None, labels: str = "auto", focus: str | None = None,
+              cumulative: bool = False) -> Path | Drawing:
     """Draw step `step_index` of a ScenarioRun to `out_path` (.svg or .png): source -> destination, and for
     LoadDataWithSparse / Load2DMX a second row with the index / scale part. Options: region, labels,
     focus, cumulative (see the module docstring)."""
-    if out_path is not None and Path(out_path).suffix.lower() not in (".svg", ".png"):
-        raise ParamRangeError(f"draw: out_path must end in .svg or .png, but got {Path(out_path).name!r}")
+    if out_path is not None:
+        _out_path(out_path)  # a bad suffix is refused before the step is drawn
     view = step_view(run, step_index, who="draw")
-    return draw_view(view, out_path, others=run_others(run, step_index), **opts)
+    return draw_view(view, out_path, region=region, labels=labels, focus=focus, cumulative=cumulative,
+                     others=run_others(run, step_index))

@@ -29,6 +29,7 @@ the step, after any `{tensor, index}` offset), exactly like the plan's offsets.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -183,8 +184,9 @@ def step_view(run: Any, step_index: int, part: str = "data", who: str = "explain
         is_l3d = plan.instr.startswith("Load3D")
         pad = core.regs.padding if is_l3d else 0
         boundary = core.regs.boundary * (32 if plan.instr == "Load3Dv1" else 1) if is_l3d else 0
+    struct = step_struct(run.scenario, step, "params") if isinstance(raw.get("params"), dict) else None
     view = StepView(step_index, step.call, raw, plan, dst, src, dname, sname, dbase, sbase, sspec, pad,
-                    boundary, notes=tuple(report.notes), regs=core.regs)
+                    boundary, notes=tuple(report.notes), regs=core.regs, params=struct)
     if second:
         try:
             view.aux = _part_view(run, step_index, second)
@@ -472,7 +474,7 @@ def view_summary(view: StepView) -> dict[str, Any]:
     written = np.flatnonzero(src_map != NOT_WRITTEN)
     out: dict[str, Any] = {
         "step": view.index if view.index >= 0 else "-", "call": view.call, "instr": plan.instr,
-        "params": view.raw.get("params", {}),
+        "params": view.raw.get("params", {}), "packed": packed_fields(view.params),
         "part": view.part, "frac_bytes": view.frac_bytes,
         "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})"
                + (f" {view.note}" if view.note else ""),
@@ -507,11 +509,49 @@ def view_summary(view: StepView) -> dict[str, Any]:
     return out
 
 
-def _fmt_params(params: Any) -> str:
+def struct_fields(p: Any) -> dict[str, Any]:
+    """A params struct as the user wrote it: {"type": its C++ name, field: value, ...} in the C++ field
+    order; a bit-mode struct by its config words (decoded by `packed_fields`)."""
+    d: dict[str, Any] = {"type": type(p).__name__}
+    if dataclasses.is_dataclass(p):
+        d.update((f.name, getattr(p, f.name)) for f in dataclasses.fields(p))
+    elif callable(getattr(p, "packed", None)):
+        d.update((w, getattr(p, w)) for w in p.packed())
+    elif callable(getattr(p, "as_dict", None)):
+        d.update(p.as_dict())
+    return d
+
+
+def packed_fields(p: Any) -> dict[str, dict[str, int]]:
+    """The bit-packed words of a params struct decoded into their fields ({} for a plain struct or None):
+    LoadData3DParamsV2Pro's extConfig / filterConfig, a bit-mode struct's config0 / config1."""
+    fn = getattr(p, "packed", None)
+    if not callable(fn):
+        return {}
+    try:
+        return fn()
+    except ParamRangeError:  # a word assigned a value no u64 holds: shown as it is, undecoded
+        return {}
+
+
+def param_items(params: dict, packed: dict[str, dict[str, int]] | None = None, sep: str = "=") -> list[str]:
+    """"name=value" per field of a params dict (`type` left out); a packed word is followed by its
+    decoded fields: `extConfig=1048720 (kExtension=144, mExtension=16, kStartPt=0, mStartPt=0)`."""
+    packed = packed or {}
+    out = []
+    for k, v in params.items():
+        if k == "type":
+            continue
+        fields = packed.get(k)
+        decoded = f" ({', '.join(f'{n}={x}' for n, x in fields.items())})" if fields else ""
+        out.append(f"{k}{sep}{v}{decoded}")
+    return out
+
+
+def _fmt_params(params: Any, packed: dict[str, dict[str, int]] | None = None) -> str:
     if not isinstance(params, dict):
         return str(params)
-    items = [f"{k}={v}" for k, v in params.items() if k != "type"]
-    return f"{params.get('type', '')}{{{', '.join(items)}}}"
+    return f"{params.get('type', '')}{{{', '.join(param_items(params, packed))}}}"
 
 
 def _part_line(s: dict[str, Any]) -> str:
@@ -527,7 +567,8 @@ def _part_line(s: dict[str, Any]) -> str:
 
 def format_summary(s: dict[str, Any]) -> str:
     part = f" [part {s['part']}]" if s.get("part", "data") != "data" else ""
-    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}{part}  {_fmt_params(s['params'])}",
+    params = _fmt_params(s["params"], s.get("packed"))
+    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}{part}  {params}",
              f"  dst {s['dst']}" + (f"  <-  src {s['src']}" if s["src"] else "")]
     if "img2col" in s:
         g = s["img2col"]
@@ -647,7 +688,7 @@ def describe_run(g: list[dict]) -> str:
 
 
 def explain_step(run: Any, step_index: int, dst_index: int | None = None, fractal: int | None = None,
-                 part: str = "data") -> str:
+                 part: str = "data") -> Explanation:
     """Text explanation of step `step_index`: the summary, then one element (`dst_index`), one destination
     fractal (`fractal`, grouped into runs) or, by default, the first destination fractal written.
     `part` = "index" / "scales" explains the second region of LoadDataWithSparse / Load2DMX instead (indices
@@ -655,7 +696,15 @@ def explain_step(run: Any, step_index: int, dst_index: int | None = None, fracta
     return explain_view(step_view(run, step_index, part), dst_index, fractal)
 
 
-def explain_view(view: StepView, dst_index: int | None = None, fractal: int | None = None) -> str:
+class Explanation(str):
+    """An explanation's text: a `str` (what `explain()` returned before) whose `repr` is the text itself,
+    so a notebook cell or a REPL ending in `report.explain()` shows the lines, not one quoted string."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def explain_view(view: StepView, dst_index: int | None = None, fractal: int | None = None) -> Explanation:
     """`explain_step` for any step view (a scenario step, an ExecReport, a history entry)."""
     text = [format_summary(view_summary(view))] + ["  " + ln for ln in reading_lines(view.notes)]
     if dst_index is not None or fractal is not None:
@@ -663,7 +712,7 @@ def explain_view(view: StepView, dst_index: int | None = None, fractal: int | No
     else:
         written = dst_elements_of(view)
         if not written:
-            return "\n".join(text)
+            return Explanation("\n".join(text))
         fractal = written[0] // view.frac_elems
         elems = dst_elements_of(view, None, fractal)
     prov = view_provenance(view, elems)
@@ -672,7 +721,7 @@ def explain_view(view: StepView, dst_index: int | None = None, fractal: int | No
     else:
         text.append(f"destination fractal {fractal} ({len(elems)} elements):")
         text += ["  " + describe_run(g) for g in _runs(prov)]
-    return "\n".join(text)
+    return Explanation("\n".join(text))
 
 
 

@@ -1,8 +1,10 @@
 """The notebook face: explain and draw any executed call from Python, and a history to look back with.
 
-* Every `ExecReport` (what `core.load_data(...)` and the other instructions return) has `.explain()`,
-  `.draw()` and, in a notebook, shows itself as a picture (`_repr_svg_`) — rendered here from the report's
-  plan and the operands it records.
+* Every `ExecReport` (what `core.load_data(...)` and the other instructions return) has `.explain()`
+  (an `Explanation`: text) and `.draw()` (a `Drawing`: the SVG text, shown as the picture) and, in a
+  notebook, shows itself as its summary and picture (`_repr_html_`, the SVG inline: notebooks prefer
+  text/html over image/svg+xml) — rendered here from the report's plan, the operands it records (under
+  the names the user gave them) and the params struct it was given.
 * `core.history = History()` (opt-in) records, per call from then on, the registers and the bytes the
   call read and wrote, so `core.history[n].draw()` shows the state right after call n even after later
   calls overwrote it. Memory stays bounded (`max_bytes`; the oldest calls' bytes are dropped first).
@@ -21,18 +23,19 @@ import dataclasses
 import html
 import sys
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..base.errors import BoundsError, UnsupportedError
+from ..base.errors import AscsimError, BoundsError, UnsupportedError, public_entry
 from ..engine import record as _record
 from ..machine.layouts import cdiv
 from ..machine.memory import MARKER, LocalTensor, Memory, short_value
 from ..scenario import TensorSpec
-from .draw import draw_view, run_others
-from .explain import StepView, explain_view, reading_lines, second_part, step_view
+from .draw import Drawing, draw_view, inline_svg, run_others
+from .explain import Explanation, StepView, explain_view, reading_lines, second_part, step_view, struct_fields
 
 # -- ExecReport -> StepView ---------------------------------------------------------------------------------
 
@@ -62,12 +65,19 @@ def _src_spec(src: LocalTensor | None, layout: str | None, shape: Sequence[int] 
     return TensorSpec("src", src.position, src.dtype, src.length, layout=layout, shape=tuple(shape))
 
 
+def operand_name(t: LocalTensor | None) -> str:
+    """What pictures and explanations call an operand: the name the user gave it, else its place."""
+    if t is None:
+        return ""
+    return t.name if t.name is not None else f"{t.position}@0x{t.offset:x}"
+
+
 def report_view(report: Any, *, index: int = -1, dst: LocalTensor | None = None,
                 src: LocalTensor | None = None, regs: Any = None, regs_note: str = "",
                 src_layout: str | None = None, src_shape: Sequence[int] | None = None,
                 who: str = "explain") -> StepView:
     """A StepView of one ExecReport: its plan, its operands (or `dst` / `src`, e.g. snapshots), the
-    registers (`regs`, default: the core's current ones)."""
+    registers (`regs`, default: the core's current ones), the params struct the call was given."""
     plan = report.plan
     if plan is None:
         raise UnsupportedError(f"{who}: {report.instr} records no access plan (a NOP, or it computes rather "
@@ -81,10 +91,12 @@ def report_view(report: Any, *, index: int = -1, dst: LocalTensor | None = None,
     owner = _owner(report)
     if regs is None and owner is not None:
         regs, regs_note = owner.regs, "current"
-    names = [f"{t.position}@0x{t.offset:x}" if t is not None else "" for t in (dst, src)]
-    return StepView(index, report.instr, {"params": _spec_params(plan)}, plan, dst, src, names[0], names[1],
-                    0, 0, _src_spec(src, src_layout, src_shape), report.pad_pattern, report.boundary,
-                    notes=tuple(report.notes), regs=regs, regs_note=regs_note or "after this call")
+    # the struct the user passed, under its C++ name (else, for a call not made through Core, the spec)
+    params = struct_fields(report.params) if report.params is not None else _spec_params(plan)
+    return StepView(index, report.instr, {"params": params}, plan, dst, src, operand_name(dst),
+                    operand_name(src), 0, 0, _src_spec(src, src_layout, src_shape), report.pad_pattern,
+                    report.boundary, notes=tuple(report.notes), regs=regs,
+                    regs_note=regs_note or "after this call", params=report.params)
 
 
 def _log_position(report: Any) -> tuple[int, list[tuple[str, Any]]]:
@@ -97,36 +109,51 @@ def _log_position(report: Any) -> tuple[int, list[tuple[str, Any]]]:
     return -1, []
 
 
-def explain_report(report: Any, dst: int | None = None, fractal: int | None = None, **kw: Any) -> str:
+def explain_report(report: Any, dst: int | None = None, fractal: int | None = None, *,
+                   src_layout: str | None = None, src_shape: Sequence[int] | None = None) -> Explanation:
     """`report.explain()`: the summary, then one element (`dst`) or one destination fractal (`fractal`,
     default: the first written). `src_layout` / `src_shape` give the source matrix layout."""
     idx, _ = _log_position(report)
-    return explain_view(report_view(report, index=idx, **kw), dst, fractal)
+    view = report_view(report, index=idx, src_layout=src_layout, src_shape=src_shape)
+    return explain_view(view, dst, fractal)
 
 
-def draw_report(report: Any, out: Any = None, **kw: Any) -> Any:
-    """`report.draw()`: SVG text, or a file with `out` (.svg / .png). Options as `ascsim.view.draw` (region,
-    labels, focus, cumulative) plus src_layout / src_shape."""
-    view_kw = {k: kw.pop(k) for k in ("src_layout", "src_shape") if k in kw}
+def draw_report(report: Any, out: str | Path | None = None, *, region: str | Sequence[int] | None = None,
+                labels: str = "auto", focus: str | None = None, cumulative: bool = False,
+                src_layout: str | None = None, src_shape: Sequence[int] | None = None) -> Path | Drawing:
+    """`report.draw()`: a Drawing (the SVG text), or a file with `out` (.svg / .png). Options as
+    `ascsim draw` (region, labels, focus, cumulative) plus src_layout / src_shape."""
     idx, others = _log_position(report)
-    return draw_view(report_view(report, index=idx, who="draw", **view_kw), out, others=others, **kw)
+    view = report_view(report, index=idx, who="draw", src_layout=src_layout, src_shape=src_shape)
+    return draw_view(view, out, region=region, labels=labels, focus=focus, cumulative=cumulative,
+                     others=others)
 
 
-def report_svg(report: Any) -> str | None:
-    """Notebook picture of a report (None when it has nothing to draw: a NOP, Mmad)."""
-    if report.plan is None or report.dst is None:
-        return None
-    return draw_report(report)
+def picture_html(head: str, draw: Callable[[], Any], drawable: bool) -> str:
+    """The notebook face of a call: its one-line summary (HTML) and, when it moves data, its picture
+    inline; a picture that cannot be made (its memory is gone) leaves the summary and why."""
+    body = ""
+    if drawable:
+        try:
+            body = inline_svg(str(draw()))
+        except AscsimError as e:
+            body = f"<div style='font-family:monospace'>(no picture: {html.escape(str(e))})</div>"
+    return f"<div class='ascsim-call'>{head}{body}</div>"
 
 
-def report_html(report: Any) -> str:
-    """Notebook text of a report: the summary line, hazards and readings."""
+def report_head(report: Any) -> str:
+    """A report's summary as HTML: instruction, bytes, pads, hazards, readings."""
     rows = [f"<b>{html.escape(report.instr)}</b>: wrote {report.bytes_written:,} B, "
             f"read {report.bytes_read:,} B, {report.pad_elements:,} pad elements"]
     rows += [f"<span style='color:#b35900'>hazard: {html.escape(h)}</span>" for h in report.hazards]
-
     rows += [html.escape(ln) for ln in reading_lines(report.notes)]
     return "<div style='font-family:monospace'>" + "<br>".join(rows) + "</div>"
+
+
+def report_html(report: Any) -> str:
+    """Notebook face of a report: the summary, then the picture (none for a NOP or Mmad)."""
+    return picture_html(report_head(report), lambda: draw_report(report),
+                        report.plan is not None and report.dst is not None)
 
 
 # -- history -------------------------------------------------------------------------------------------------
@@ -208,36 +235,45 @@ def _snapshot(op: Any, saved: tuple[int, np.ndarray] | None) -> LocalTensor | No
                                                                                 "fill", MARKER))
     snap.owner = getattr(mem, "owner", None)
     snap.data[lo : lo + data.size] = data
-    return LocalTensor(snap, op.position, op.offset, op.dtype, op.length)
+    return LocalTensor(snap, op.position, op.offset, op.dtype, op.length, name=op.name)
 
 
 class HistoryStep:
-    """Call n of a History: explain / draw it as it was right after the call."""
+    """Call n of a History: explain / draw it as it was right after the call; in a notebook, its picture."""
     def __init__(self, history: History, n: int) -> None:
         self.history, self.n = history, n
         self.entry = history.entries[n]
         self.report = self.entry.report
 
-    def view(self, who: str = "explain", **kw: Any) -> StepView:
+    def view(self, who: str = "explain", *, src_layout: str | None = None,
+             src_shape: Sequence[int] | None = None) -> StepView:
         e = self.entry
         dst = _snapshot(e.report.dst, e.dst) if e.report.dst is not None else None
         src = _snapshot(e.report.src, e.src) if e.report.src is not None else None
         return report_view(e.report, index=self.n, dst=dst, src=src, regs=e.regs, regs_note="after this call",
-                           who=who, **kw)
+                           who=who, src_layout=src_layout, src_shape=src_shape)
 
     def _others(self) -> list[tuple[str, Any]]:
         return [(f"call {i} ({x.report.instr})", x.report) for i, x in enumerate(self.history.entries)
                 if i < self.n]
 
-    def explain(self, dst: int | None = None, fractal: int | None = None, **kw: Any) -> str:
-        return explain_view(self.view(**kw), dst, fractal)
+    @public_entry
+    def explain(self, dst: int | None = None, fractal: int | None = None, *, src_layout: str | None = None,
+                src_shape: Sequence[int] | None = None) -> Explanation:
+        """As `ExecReport.explain`, with the bytes and registers right after the call."""
+        return explain_view(self.view(src_layout=src_layout, src_shape=src_shape), dst, fractal)
 
-    def draw(self, out: Any = None, **kw: Any) -> Any:
-        view_kw = {k: kw.pop(k) for k in ("src_layout", "src_shape") if k in kw}
-        return draw_view(self.view("draw", **view_kw), out, others=self._others(), **kw)
+    @public_entry
+    def draw(self, out: str | Path | None = None, *, region: str | Sequence[int] | None = None,
+             labels: str = "auto", focus: str | None = None, cumulative: bool = False,
+             src_layout: str | None = None, src_shape: Sequence[int] | None = None) -> Path | Drawing:
+        """As `ExecReport.draw`, with the bytes and registers right after the call."""
+        return draw_view(self.view("draw", src_layout=src_layout, src_shape=src_shape), out, region=region,
+                         labels=labels, focus=focus, cumulative=cumulative, others=self._others())
 
-    def _repr_svg_(self) -> str | None:
-        return self.draw() if self.report.plan is not None else None
+    def _repr_html_(self) -> str:
+        head = f"<div style='font-family:monospace'>history call {self.n}:</div>" + report_head(self.report)
+        return picture_html(head, self.draw, self.report.plan is not None and self.report.dst is not None)
 
     def __repr__(self) -> str:
         return f"<history call {self.n}: {self.report!r}>"
@@ -247,28 +283,36 @@ class HistoryStep:
 
 
 class ScenarioStep:
-    """Step n of a ScenarioRun with the scenario's names and layouts: `.explain()`, `.draw()`, reprs."""
+    """Step n of a ScenarioRun with the scenario's names and layouts: `.explain()`, `.draw()`, the notebook
+    picture."""
     def __init__(self, run: Any, n: int, part: str = "data") -> None:
         self.run, self.n, self.part = run, n, part
 
     def view(self, who: str = "explain") -> StepView:
         return step_view(self.run, self.n, self.part, who=who)
 
-    def explain(self, dst: int | None = None, fractal: int | None = None) -> str:
+    @public_entry
+    def explain(self, dst: int | None = None, fractal: int | None = None) -> Explanation:
+        """As `ascsim explain FILE --step N` (`--dst`, `--fractal`)."""
         return explain_view(self.view(), dst, fractal)
 
-    def draw(self, out: Any = None, **kw: Any) -> Any:
+    @public_entry
+    def draw(self, out: str | Path | None = None, *, region: str | Sequence[int] | None = None,
+             labels: str = "auto", focus: str | None = None, cumulative: bool = False) -> Path | Drawing:
+        """As `ascsim draw FILE --step N` (a Drawing without `out`)."""
+        return draw_view(self.view("draw"), out, region=region, labels=labels, focus=focus,
+                         cumulative=cumulative, others=run_others(self.run, self.n))
 
-        return draw_view(self.view("draw"), out, others=run_others(self.run, self.n), **kw)
-
-    def _repr_svg_(self) -> str | None:
+    def _repr_html_(self) -> str:
         rep = self.run.results[self.n].report
-        return self.draw() if rep is not None and rep.plan is not None else None
+        head = f"<div style='font-family:monospace'>{html.escape(self.run.results[self.n].summary)}</div>"
+        return picture_html(head, self.draw, rep is not None and rep.plan is not None)
 
     def __repr__(self) -> str:
         return f"<scenario step {self.n}: {self.run.results[self.n].summary}>"
 
 
+@public_entry
 def step(run: Any, n: int, part: str = "data") -> ScenarioStep:
     """Step `n` of a ScenarioRun (`part`: "index" / "scales" for LoadDataWithSparse / Load2DMX)."""
     if part != "data" and second_part(run.results[n].step) != part:
