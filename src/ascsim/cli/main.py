@@ -309,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     argv, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
     args.program_args = program_args
+    if args.debug:  # --debug shows the whole traceback, ascsim's own frames included (base.errors.trim)
+        from ..base.errors import TRACEBACK_ENV
+
+        os.environ[TRACEBACK_ENV] = "full"
     try:
         return int(args.func(args))
     except BrokenPipeError:  # `ascsim chips | head`: the reader left; not an error worth a traceback
