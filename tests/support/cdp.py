@@ -92,7 +92,8 @@ class Browser:
         buttons, clickCount, modifiers (8 = shift), deltaX, deltaY)."""
         self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra})
 
-    def drag(self, a: tuple[float, float], b: tuple[float, float], modifiers: int = 0, steps: int = 5) -> None:
+    def drag(self, a: tuple[float, float], b: tuple[float, float], modifiers: int = 0,
+             steps: int = 5) -> None:
         """Press the left button at a, move to b in `steps` moves, release (modifiers 8 = shift held)."""
         self.mouse("mousePressed", *a, button="left", buttons=1, clickCount=1, modifiers=modifiers)
         for i in range(1, steps + 1):

@@ -1473,7 +1473,7 @@ def draw_step(run: Any, step_index: int, out_path: str | Path | None, **opts: An
     return draw_view(view, out_path, others=run_others(run, step_index), **opts)
 
 
-# -- for the explorer (ascsim.view.explore) -------------------------------------------------------------------
+# -- for the explorer (ascsim.view.explore) -----------------------------------------------------------
 
 
 def register_lines(regs: Any) -> list[str]:

@@ -188,7 +188,8 @@ body{font-family:system-ui,sans-serif;margin:10px;color:#222}
 <div id="bar"><button id="prev">&larr; prev</button><span id="stepname"></span>
 <button id="next">next &rarr;</button></div>
 <div id="wrap"><ol id="steps"></ol><div id="main">
-<div id="tools"><button id="zin" title="zoom in (+)">+</button><button id="zout" title="zoom out (-)">&minus;</button>
+<div id="tools"><button id="zin" title="zoom in (+)">+</button>
+<button id="zout" title="zoom out (-)">&minus;</button>
 <button id="reset" title="whole picture (0)">reset</button>
 <button id="selmode" title="or shift-drag">select region</button>
 fractals <input id="rfrom" type="number" min="0"> &ndash; <input id="rto" type="number" min="0">
@@ -231,14 +232,16 @@ function layer(id) {
   return g;
 }
 function clearHl() {
-  for (const id of ["hl-dst", "hl-src"]) { const r = svgEl().querySelector("#" + id); if (r) r.style.display = "none"; }
+  for (const id of ["hl-dst", "hl-src"]) {
+    const r = svgEl().querySelector("#" + id); if (r) r.style.display = "none"; }
   layer("hl-rev").replaceChildren();
 }
 
 // -- hover: destination -> source, source -> every destination that read it
 function shortLine(pic, i, e) {
   const f = Math.floor(e / pic.fe), s = pic.srcx[i] >= 0 ? " <- source cell (" + pic.dlab[i] + ")" : "";
-  return "dst[" + e + "] (fractal " + f + ")" + (pic.written[i] ? s || " <- pad" : ": not written by this step") +
+  return "dst[" + e + "] (fractal " + f + ")" +
+    (pic.written[i] ? s || " <- pad" : ": not written by this step") +
     "  [full line: ascsim explain FILE --step " + STEPS[cur].step + " --dst " + e + "]";
 }
 function hover(ev) {
@@ -264,7 +267,7 @@ function hover(ev) {
   rect(svg, pic.src, c[0], c[1], "hl", "hl-src");
   const g = layer("hl-rev");
   for (const i of readers) rect(g, pic.dst, i % pic.dst.w, Math.floor(i / pic.dst.w), "rev");
-  $("info").dataset.element = pic.sel[j]; $("info").dataset.side = "src"; $("info").dataset.count = readers.length;
+  Object.assign($("info").dataset, {element: pic.sel[j], side: "src", count: readers.length});
   $("info").textContent = "source cell (" + (pic.slab[j] || "col " + c[0] + ", row " + c[1]) + "), element " +
     pic.sel[j] + ": read by " + readers.length + " destination element" + (readers.length === 1 ? "" : "s") +
     " (outlined blue)";
@@ -280,11 +283,15 @@ function setVB(v) {
 }
 function zoomAt(p, k) { setVB([p.x - (p.x - vb[0]) / k, p.y - (p.y - vb[1]) / k, vb[2] / k, vb[3] / k]); }
 function zoomCentre(k) { zoomAt({x: vb[0] + vb[2] / 2, y: vb[1] + vb[3] / 2}, k); }
+function span(a, b, o, cell, n) {  // cells [first, last] of a panel axis that [a, b] (picture units) covers
+  return [Math.max(0, Math.floor((Math.min(a, b) - o) / cell)),
+          Math.min(n - 1, Math.floor((Math.max(a, b) - o) / cell))];
+}
 function labelPanel(g, panel, labs, els, kind, lo, hi) {
   const scale = svgEl().getScreenCTM().a, px = panel.cell * scale;
   if (px < 14) return 0;
-  const c0 = Math.max(0, Math.floor((lo.x - panel.x) / panel.cell)), c1 = Math.min(panel.w - 1, Math.floor((hi.x - panel.x) / panel.cell));
-  const r0 = Math.max(0, Math.floor((lo.y - panel.y) / panel.cell)), r1 = Math.min(panel.h - 1, Math.floor((hi.y - panel.y) / panel.cell));
+  const [c0, c1] = span(lo.x, hi.x, panel.x, panel.cell, panel.w);
+  const [r0, r1] = span(lo.y, hi.y, panel.y, panel.cell, panel.h);
   if (c1 < c0 || r1 < r0 || (c1 - c0 + 1) * (r1 - r0 + 1) > 6000) return 0;
   let n = 0;
   for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
@@ -315,7 +322,8 @@ function selectFractals(list) {
     const cx = i % pic.dst.w, cy = Math.floor(i / pic.dst.w);
     x0 = Math.min(x0, cx); y0 = Math.min(y0, cy); x1 = Math.max(x1, cx); y1 = Math.max(y1, cy); } });
   if (x0 === Infinity) { $("region").textContent = " no such fractal drawn"; return false; }
-  const d = pic.dst, bx = d.x + x0 * d.cell, by = d.y + y0 * d.cell, bw = (x1 - x0 + 1) * d.cell, bh = (y1 - y0 + 1) * d.cell;
+  const d = pic.dst, bx = d.x + x0 * d.cell, by = d.y + y0 * d.cell;
+  const bw = (x1 - x0 + 1) * d.cell, bh = (y1 - y0 + 1) * d.cell;
   const box = layer("region-layer"); box.replaceChildren();
   const r = document.createElementNS(NS, "rect"); r.id = "region-box";
   r.setAttribute("x", bx); r.setAttribute("y", by); r.setAttribute("width", bw); r.setAttribute("height", bh);
@@ -324,13 +332,13 @@ function selectFractals(list) {
   setVB([bx - m, by - m, bw + 2 * m, bh + 2 * m]);
   const s = [...want].sort((a, b) => a - b);
   svgEl().dataset.region = s.join(",");
-  $("region").textContent = " fractals " + s[0] + (s.length > 1 ? "-" + s[s.length - 1] : "") + " (" + s.length + ")";
+  $("region").textContent = " fractals " + s[0] + (s.length > 1 ? "-" + s[s.length - 1] : "") +
+    " (" + s.length + ")";
   return true;
 }
 function selectRect(a, b) {
   const pic = P(), d = pic.dst, want = new Set();
-  const c0 = Math.max(0, Math.floor((Math.min(a.x, b.x) - d.x) / d.cell)), c1 = Math.min(d.w - 1, Math.floor((Math.max(a.x, b.x) - d.x) / d.cell));
-  const r0 = Math.max(0, Math.floor((Math.min(a.y, b.y) - d.y) / d.cell)), r1 = Math.min(d.h - 1, Math.floor((Math.max(a.y, b.y) - d.y) / d.cell));
+  const [c0, c1] = span(a.x, b.x, d.x, d.cell, d.w), [r0, r1] = span(a.y, b.y, d.y, d.cell, d.h);
   for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
     const e = pic.cells[r * d.w + c]; if (e >= 0) want.add(Math.floor(e / pic.fe)); }
   if (want.size) selectFractals([...want]);
@@ -352,7 +360,8 @@ function move(ev) {
     return;
   }
   const k = svgEl().getScreenCTM().a;
-  setVB([drag.vb[0] - (ev.clientX - drag.x) / k, drag.vb[1] - (ev.clientY - drag.y) / k, drag.vb[2], drag.vb[3]]);
+  const v = drag.vb;
+  setVB([v[0] - (ev.clientX - drag.x) / k, v[1] - (ev.clientY - drag.y) / k, v[2], v[3]]);
 }
 function up(ev) {
   if (!drag) return;
@@ -371,11 +380,16 @@ function show(k) {
     " steps: 0-" + (STEPS.length - 1) + ")";
   const mem = (h, xs) => xs.length ? "\n" + h + ":\n  " + xs.join("\n  ") : "";
   $("side").textContent = s.summary + (s.explain ? "\n\n" + s.explain : "") + mem("memories read", s.reads) +
-    mem("memories written", s.writes) + "\n\nregisters after step " + s.step + ":\n  " + s.registers.join("\n  ") +
-    (s.readings.length ? "\n\n" + s.readings.join("\n") : "") + (pic && pic.notes && pic.notes.length ? "\n" + pic.notes.join("\n") : "") +
+    mem("memories written", s.writes) + "\n\nregisters after step " + s.step + ":\n  " +
+    s.registers.join("\n  ") + (s.readings.length ? "\n\n" + s.readings.join("\n") : "") +
+    (pic && pic.notes && pic.notes.length ? "\n" + pic.notes.join("\n") : "") +
     (pic && pic.note ? "\n" + pic.note : "");
   $("info").textContent = " "; $("region").textContent = "";
-  if (!pic) { $("pic").innerHTML = "<p id='nopic' style='padding:1em'>step " + s.step + " (" + s.call + "): " + s.why + "</p>"; return; }
+  if (!pic) {
+    $("pic").innerHTML = "<p id='nopic' style='padding:1em'></p>";
+    $("nopic").textContent = "step " + s.step + " (" + s.call + "): " + s.why;
+    return;
+  }
   $("pic").innerHTML = pic.svg;
   const svg = svgEl();
   full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
@@ -395,7 +409,8 @@ STEPS.forEach((s, k) => { const li = document.createElement("li"); li.dataset.st
 // test hooks: client (x, y) of the centre of a destination element's / source cell's cell
 function centre(panel, i) {
   const q = svgEl().createSVGPoint();
-  q.x = panel.x + ((i % panel.w) + 0.5) * panel.cell; q.y = panel.y + (Math.floor(i / panel.w) + 0.5) * panel.cell;
+  q.x = panel.x + ((i % panel.w) + 0.5) * panel.cell;
+  q.y = panel.y + (Math.floor(i / panel.w) + 0.5) * panel.cell;
   const r = q.matrixTransform(svgEl().getScreenCTM()); return [r.x, r.y];
 }
 window.ascsimCell = (e) => { const i = P().cells.indexOf(e); return i < 0 ? null : centre(P().dst, i); };
@@ -403,9 +418,11 @@ window.ascsimSrcCell = (col, row) => centre(P().src, row * P().src.w + col);
 window.ascsimShow = show;
 $("prev").onclick = () => show(cur - 1); $("next").onclick = () => show(cur + 1);
 $("zin").onclick = () => zoomCentre(1.5); $("zout").onclick = () => zoomCentre(1 / 1.5);
-$("reset").onclick = () => { layer("region-layer").replaceChildren(); delete svgEl().dataset.region; setVB(full.slice()); };
+$("reset").onclick = () => {
+  layer("region-layer").replaceChildren(); delete svgEl().dataset.region; setVB(full.slice()); };
 $("selmode").onclick = () => { selMode = !selMode; $("view").classList.toggle("sel", selMode); };
-$("rshow").onclick = () => { const a = +$("rfrom").value, b = $("rto").value === "" ? a : +$("rto").value, l = [];
+$("rshow").onclick = () => {
+  const a = +$("rfrom").value, b = $("rto").value === "" ? a : +$("rto").value, l = [];
   for (let f = Math.min(a, b); f <= Math.max(a, b); f++) l.push(f); if (P()) selectFractals(l); };
 window.addEventListener("mousemove", move); window.addEventListener("mouseup", up);
 document.addEventListener("keydown", (ev) => { if (ev.target.tagName === "INPUT") return;
