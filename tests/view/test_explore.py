@@ -148,6 +148,36 @@ def test_zoom_pan_and_reset(tmp_path, browser):
     assert _viewbox(browser)[2] == pytest.approx(p[2] * 1.5)
     browser.eval("document.getElementById('reset').click()")
     assert _viewbox(browser) == pytest.approx(full)
+    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: '+'}))")
+    assert _viewbox(browser)[2] == pytest.approx(full[2] / 1.5)
+    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: '0'}))")
+    assert _viewbox(browser) == pytest.approx(full)
+
+
+def test_overview_thumbnail_moves_the_view(tmp_path, browser):
+    """The thumbnail holds the whole picture; a click on it centres the view there, and its box is what the
+    view shows (it shrinks as the view zooms in)."""
+    browser.open(_page(tmp_path, "load3d_stem_224"))
+    browser.eval("document.getElementById('zin').click(); document.getElementById('zin').click()")
+    full = json.loads(browser.eval("JSON.stringify(full)"))
+    m = browser.eval("(() => { const r = document.getElementById('mini').getBoundingClientRect();"
+                     " return [r.left, r.top, r.width, r.height]; })()")
+    assert m[3] == pytest.approx(m[2] * full[3] / full[2], abs=2)  # the whole picture, to scale
+    fx, fy = 0.7, 0.4
+    browser.mouse("mousePressed", m[0] + fx * m[2], m[1] + fy * m[3], button="left", buttons=1, clickCount=1)
+    browser.mouse("mouseReleased", m[0] + fx * m[2], m[1] + fy * m[3], button="left", buttons=0, clickCount=1)
+    vb = _viewbox(browser)
+    k = full[2] / m[2]  # picture units per thumbnail pixel
+    assert vb[0] + vb[2] / 2 == pytest.approx(fx * full[2], abs=k) and vb[1] + vb[3] / 2 == pytest.approx(
+        fy * m[3] * k, abs=k)
+    box = browser.eval("(() => { const b = document.getElementById('minibox').getBoundingClientRect();"
+                       " return [b.width, b.height]; })()")
+    shown = browser.eval("(() => { const r = document.getElementById('view').getBoundingClientRect();"
+                         " return [toSvg(r.right, r.bottom).x - toSvg(r.left, r.top).x]; })()")[0]
+    assert box[0] == pytest.approx(shown / k, abs=2)
+    browser.eval("document.getElementById('zin').click()")
+    assert browser.eval("document.getElementById('minibox').getBoundingClientRect().width") == pytest.approx(
+        box[0] / 1.5, abs=2)
 
 
 def _fractal_cells(pic, f: int):

@@ -59,9 +59,9 @@ def _memories(run: ScenarioRun, ranges: tuple) -> list[str]:
     return out
 
 
-def _picture_data(run: ScenarioRun, n: int, region: str | None) -> dict:
-    """The overview picture of data step n with its hover map, labels and explain lines."""
-    view = step_view(run, n, who="explore")
+def _picture_data(run: ScenarioRun, view: Any, region: str | None) -> dict:
+    """The overview picture of a data step's StepView with its hover map, labels and explain lines."""
+    n = view.index
     pic = build_picture(view, region=region or "all", others=run_others(run, n))
     if pic.title.startswith("call "):  # draw says "call" when the step's call is the instruction itself
         pic.title = "step " + pic.title.split(" ", 1)[1]
@@ -71,7 +71,9 @@ def _picture_data(run: ScenarioRun, n: int, region: str | None) -> dict:
     by_panel = {id(pl.panel): pl for pl in placed}
     data: dict[str, Any] = {"svg": svg.decode(), "title": pic.title, "dst": _panel_json(by_panel[id(dst_p)]),
                             "src": _panel_json(by_panel[id(src_p)]) if src_p is not None else None,
-                            "fe": view.frac_elems, "labelled": dst_p.label_mode != "none"}
+                            "fe": view.frac_elems, "labelled": dst_p.label_mode != "none",
+                            # the home view ends under the lowest panel (+ its channel-group captions)
+                            "bottom": max((pl.y + pl.panel.height * pl.cell) * 72 for pl in placed) + 40}
     cells = dst_p.elements.ravel()
     if cells.size + (src_p.elements.size if src_p is not None else 0) > MAX_CELLS:
         data["note"] = (f"{cells.size:,} destination cells: no hover map (past {MAX_CELLS:,}); "
@@ -123,7 +125,7 @@ def step_data(run: ScenarioRun, n: int, region: str | None = None) -> dict:
     else:
         view = step_view(run, n, who="explore")
         data["explain"] = format_summary(view_summary(view))
-        data["pic"] = _picture_data(run, n, region)
+        data["pic"] = _picture_data(run, view, region)
     return data
 
 
@@ -173,9 +175,14 @@ body{font-family:system-ui,sans-serif;margin:10px;color:#222}
   white-space:pre-wrap}
 #view{border:1px solid #ccc;height:66vh;overflow:hidden;position:relative;background:#fff;cursor:grab}
 #view.sel{cursor:crosshair}
+#mini{position:absolute;right:6px;top:6px;width:200px;border:1px solid #888;background:#fff;opacity:.92;
+  cursor:pointer;overflow:hidden}
+#mini img{width:100%;display:block;pointer-events:none}
+#minibox{position:absolute;border:2px solid #ff0080;pointer-events:none;box-sizing:border-box}
 #pic{width:100%;height:100%}
 #pic svg{width:100%;height:100%;display:block;user-select:none}
 #pic svg image{image-rendering:pixelated}
+#pic svg path{vector-effect:non-scaling-stroke}
 #side{font-family:monospace;font-size:12px;white-space:pre-wrap;background:#fafafa;padding:4px 6px}
 .hl{fill:none;stroke:#ff0080;stroke-width:2.2;pointer-events:none;vector-effect:non-scaling-stroke}
 .rev{fill:none;stroke:#0050ff;stroke-width:1.6;pointer-events:none;vector-effect:non-scaling-stroke}
@@ -190,20 +197,22 @@ body{font-family:system-ui,sans-serif;margin:10px;color:#222}
 <div id="wrap"><ol id="steps"></ol><div id="main">
 <div id="tools"><button id="zin" title="zoom in (+)">+</button>
 <button id="zout" title="zoom out (-)">&minus;</button>
-<button id="reset" title="whole picture (0)">reset</button>
+<button id="reset" title="back to all the panels (0)">reset</button>
 <button id="selmode" title="or shift-drag">select region</button>
 fractals <input id="rfrom" type="number" min="0"> &ndash; <input id="rto" type="number" min="0">
 <button id="rshow">show</button><span id="region"></span>
 <span style="color:#777">wheel: zoom, drag: pan; hover a destination element or a source cell</span></div>
 <div id="info">&nbsp;</div>
-<div id="view"><div id="pic"></div></div>
+<div id="view"><div id="pic"></div>
+<div id="mini" title="the whole picture: click or drag to move the view"><img id="miniimg" alt="">
+<div id="minibox"></div></div></div>
 <div id="side"></div>
 </div></div>
 <script>
 "use strict";
 const STEPS = {{DATA}};
 const NS = "http://www.w3.org/2000/svg";
-let cur = 0, full = null, vb = null, rev = null, drag = null, selMode = false;
+let cur = 0, full = null, home = null, vb = null, miniDrag = false, rev = null, drag = null, selMode = false;
 const $ = (id) => document.getElementById(id);
 const svgEl = () => $("pic").querySelector("svg");
 const P = () => STEPS[cur].pic;
@@ -280,6 +289,18 @@ function setVB(v) {
   vb = [v[0], v[1], w, h];
   svgEl().setAttribute("viewBox", vb.join(" "));
   relabel();
+  mini();
+}
+function mini() {  // the view's outline on the overview thumbnail
+  const r = $("view").getBoundingClientRect(), lo = toSvg(r.left, r.top), hi = toSvg(r.right, r.bottom);
+  const k = $("mini").clientWidth / full[2], b = $("minibox").style;
+  b.left = (lo.x - full[0]) * k + "px"; b.top = (lo.y - full[1]) * k + "px";
+  b.width = (hi.x - lo.x) * k + "px"; b.height = (hi.y - lo.y) * k + "px";
+}
+function miniGo(ev) {  // centre the view on the thumbnail point under the pointer
+  const r = $("mini").getBoundingClientRect(), k = full[2] / r.width;
+  const x = full[0] + (ev.clientX - r.left) * k, y = full[1] + (ev.clientY - r.top) * k;
+  setVB([x - vb[2] / 2, y - vb[3] / 2, vb[2], vb[3]]);
 }
 function zoomAt(p, k) { setVB([p.x - (p.x - vb[0]) / k, p.y - (p.y - vb[1]) / k, vb[2] / k, vb[3] / k]); }
 function zoomCentre(k) { zoomAt({x: vb[0] + vb[2] / 2, y: vb[1] + vb[3] / 2}, k); }
@@ -385,6 +406,7 @@ function show(k) {
     (pic && pic.notes && pic.notes.length ? "\n" + pic.notes.join("\n") : "") +
     (pic && pic.note ? "\n" + pic.note : "");
   $("info").textContent = " "; $("region").textContent = "";
+  $("mini").style.display = pic ? "" : "none";
   if (!pic) {
     $("pic").innerHTML = "<p id='nopic' style='padding:1em'></p>";
     $("nopic").textContent = "step " + s.step + " (" + s.call + "): " + s.why;
@@ -393,11 +415,13 @@ function show(k) {
   $("pic").innerHTML = pic.svg;
   const svg = svgEl();
   full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+  home = [full[0], full[1], full[2], Math.min(full[3], pic.bottom)];  // the panels: text blocks are beside
+  $("miniimg").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(pic.svg);
   svg.removeAttribute("width"); svg.removeAttribute("height");
   rev = new Map();
   if (pic.srcx) pic.srcx.forEach((x, i) => { if (x >= 0) { const j = pic.srcy[i] * pic.src.w + x;
     if (!rev.has(j)) rev.set(j, []); rev.get(j).push(i); } });
-  setVB(full.slice());
+  setVB(home.slice());
   svg.addEventListener("mousemove", hover);
   svg.addEventListener("mousedown", down);
   svg.addEventListener("wheel", (ev) => { ev.preventDefault();
@@ -419,11 +443,15 @@ window.ascsimShow = show;
 $("prev").onclick = () => show(cur - 1); $("next").onclick = () => show(cur + 1);
 $("zin").onclick = () => zoomCentre(1.5); $("zout").onclick = () => zoomCentre(1 / 1.5);
 $("reset").onclick = () => {
-  layer("region-layer").replaceChildren(); delete svgEl().dataset.region; setVB(full.slice()); };
+  layer("region-layer").replaceChildren(); delete svgEl().dataset.region; setVB(home.slice()); };
+$("mini").addEventListener("mousedown", (ev) => { ev.preventDefault(); miniDrag = true; miniGo(ev); });
+$("mini").addEventListener("mousemove", (ev) => { if (miniDrag) miniGo(ev); });
+window.addEventListener("mouseup", () => { miniDrag = false; });
 $("selmode").onclick = () => { selMode = !selMode; $("view").classList.toggle("sel", selMode); };
 $("rshow").onclick = () => {
   const a = +$("rfrom").value, b = $("rto").value === "" ? a : +$("rto").value, l = [];
-  for (let f = Math.min(a, b); f <= Math.max(a, b); f++) l.push(f); if (P()) selectFractals(l); };
+  for (let f = Math.min(a, b); f <= Math.max(a, b); f++) l.push(f);
+  if (P() && P().cells) selectFractals(l); };
 window.addEventListener("mousemove", move); window.addEventListener("mouseup", up);
 document.addEventListener("keydown", (ev) => { if (ev.target.tagName === "INPUT") return;
   if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") { show(cur - 1); ev.preventDefault(); }
