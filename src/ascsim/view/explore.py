@@ -3,8 +3,9 @@
 The page lists every step the way `ascsim run` numbers and summarises them (register-setting steps and
 steps without an access plan included: they show their registers, not a picture). For a step that moves
 data it shows the whole destination and source (the `--region all` picture `ascsim draw` makes, inline
-SVG) in a viewport with zoom (wheel, buttons), pan (drag) and reset; a region is chosen by shift-dragging a
-rectangle over the destination or typing a fractal range, and the view zooms to it. Once cells are large
+SVG) in a viewport with zoom (wheel, buttons), pan (drag) and reset, and a thumbnail of the whole picture
+that shows and moves the view; a region is chosen by shift-dragging a rectangle over the destination or
+typing a fractal range, and the view zooms to it. Once cells are large
 enough on screen their labels (source (h, w) / (row, col), as `draw --labels source`) are drawn for the
 cells in view. Hovering a destination element outlines it and the source element it read and shows its
 `explain` line; hovering a source cell outlines every destination element that read it, with the count.
