@@ -87,6 +87,29 @@ class Browser:
     def move_mouse(self, x: float, y: float) -> None:
         self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
 
+    def mouse(self, kind: str, x: float, y: float, **extra: Any) -> None:
+        """One real mouse event: kind mousePressed / mouseMoved / mouseReleased / mouseWheel (extra: button,
+        buttons, clickCount, modifiers (8 = shift), deltaX, deltaY)."""
+        self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra})
+
+    def drag(self, a: tuple[float, float], b: tuple[float, float], modifiers: int = 0,
+             steps: int = 5) -> None:
+        """Press the left button at a, move to b in `steps` moves, release (modifiers 8 = shift held)."""
+        self.mouse("mousePressed", *a, button="left", buttons=1, clickCount=1, modifiers=modifiers)
+        for i in range(1, steps + 1):
+            t = i / steps
+            self.mouse("mouseMoved", a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, button="left",
+                       buttons=1, modifiers=modifiers)
+        self.mouse("mouseReleased", *b, button="left", buttons=0, clickCount=1, modifiers=modifiers)
+
+    def screenshot(self, path: str) -> None:
+        """The page as a PNG (for looking at a failing test)."""
+        import base64
+
+        data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
     def close(self) -> None:
         try:
             self.send("Browser.close", session=False, timeout=5)

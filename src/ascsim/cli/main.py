@@ -292,10 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_program_options(w)
     w.set_defaults(func=_cmd_draw)
     x = sub.add_parser("explore", help="write one self-contained HTML page to explore every step "
-                       "(hover a destination element: its source lights up)")
+                       "(zoom, pan, pick a region; hover an element: what it read / what read it)")
     x.add_argument("file", help="scenario file")
     x.add_argument("-o", "--out", required=True, help="output page (.html)")
-    x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region)")
+    x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region; "
+                   "default: all)")
     x.set_defaults(func=_cmd_explore)
     from .plan import add_commands  # plan / port / diff (issue 12)
 

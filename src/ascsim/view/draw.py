@@ -1526,3 +1526,39 @@ def draw_step(run: Any, step_index: int, out_path: str | Path | None, *,
     view = step_view(run, step_index, who="draw")
     return draw_view(view, out_path, region=region, labels=labels, focus=focus, cumulative=cumulative,
                      others=run_others(run, step_index))
+
+
+# -- for the explorer (ascsim.view.explore) -----------------------------------------------------------
+
+
+def register_lines(regs: Any) -> list[str]:
+    """The register panel's lines for any Registers (the explorer lists them for steps with no picture)."""
+    return _registers_lines(regs)
+
+
+def cell_labels(pic: Picture) -> list[np.ndarray | None]:
+    """The "source" label (or, for an undeclared matrix source, "index") of every cell of the first row's
+    panels (None for a missing panel), without `label_pass`'s legibility test: the explorer draws them only
+    once the page is zoomed in far enough to read them. Source cells nothing read stay unlabelled."""
+    view, g = pic.view, pic.g
+    mode = "source" if view.kind != "matrix" or view.src_spec is not None or view.src_nd is not None \
+        else "index"
+    reader = _value_reader(view)
+    out: list[np.ndarray | None] = []
+    for p in pic.rows[0]:
+        if p is None or p.elements is None:
+            out.append(None)
+            continue
+        sel = p.elements >= 0
+        elems = p.elements[sel]
+        if p.kind == "dst":
+            src = np.where(elems < g.src.size, g.src[np.clip(elems, 0, g.src.size - 1)], NOT_WRITTEN)
+        else:
+            read = np.array([c not in ("", UNTOUCHED) for c in p.colour[sel].tolist()], dtype=bool)
+            src = elems
+        arr = np.full(p.elements.shape, "", dtype=object)
+        arr[sel] = _label_texts(view, mode, "dst" if p.kind == "dst" else "src", elems, src, reader)
+        if p.kind != "dst":
+            arr[sel] = np.where(read, arr[sel], "")
+        out.append(arr)
+    return out

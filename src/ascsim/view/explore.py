@@ -1,30 +1,47 @@
-"""`ascsim explore`: one self-contained HTML page to explore every data-moving step of a scenario.
+"""`ascsim explore`: one self-contained HTML page to explore every step of a scenario.
 
-The page holds, per step, the same picture `ascsim draw` makes (inline SVG) and a hover map built from the
-picture's panels: hovering a destination element outlines it and the source element it read and shows the
-`explain` line of that element; buttons / arrow keys step through the scenario; the register state after
-the step and the readings it rests on are listed beside it. No server and no network: the data is inline
-JSON and the script is a few dozen lines of plain JavaScript.
+The page lists every step the way `ascsim run` numbers and summarises them (register-setting steps and
+steps without an access plan included: they show their registers, not a picture). For a step that moves
+data it shows the whole destination and source (the `--region all` picture `ascsim draw` makes, inline
+SVG) in a viewport with zoom (wheel, buttons), pan (drag) and reset, and a thumbnail of the whole picture
+that shows and moves the view; a region is chosen by shift-dragging a rectangle over the destination or
+typing a fractal range, and the view zooms to it. Once cells are large
+enough on screen their labels (source (h, w) / (row, col), as `draw --labels source`) are drawn for the
+cells in view. Hovering a destination element outlines it and the source element it read and shows its
+`explain` line; hovering a source cell outlines every destination element that read it, with the count.
 
-Cell positions are computed from the picture's placement (`draw.render` returns each panel's top-left
-cell corner and cell size in inches; matplotlib's SVG user unit is the point, 72 per inch).
+State is that of the step: the scenario is replayed here and each step's page data is taken right after
+the step ran (registers, memory contents, earlier writes), exactly what `ascsim draw/explain --step N`
+see when they run the file up to step N — not the state at the end of the run.
+
+No server and no network: the data is inline JSON and the script is plain JavaScript. Cell positions come
+from the picture's placement (`draw.render` returns each panel's top-left cell corner and cell size in
+inches; matplotlib's SVG user unit is the point, 72 per inch). Page size is bounded per step: at most
+MAX_LINES explain lines (other elements get a shorter line built in the page from the hover map) and no
+hover map past MAX_CELLS cells.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..base.errors import ParamRangeError
-from .draw import build_picture, label_pass, render, run_others
+from ..scenario import ScenarioRun, StepResult, build, summarize
+from ..scenario.run import exec_step
+from .draw import build_picture, cell_labels, label_pass, register_lines, render, run_others
 from .explain import describe, format_summary, reading_lines, step_view, view_provenance, view_summary
 
-#: Explain lines embedded per step (each ~150 B); elements past it show their run's fractal only.
-MAX_LINES = 12_000
+#: Explain lines embedded per step (each ~150 B).
+MAX_LINES = 6_000
+#: Cells of a picture's panels past which the page shows the picture without a hover map.
+MAX_CELLS = 400_000
 
 
 def _panel_json(placed: Any) -> dict:
@@ -32,139 +49,417 @@ def _panel_json(placed: Any) -> dict:
     return {"x": placed.x * 72, "y": placed.y * 72, "cell": placed.cell * 72, "w": p.width, "h": p.height}
 
 
-def step_data(run: Any, n: int, region: str | None = None) -> dict | None:
-    """Everything the page needs for step n (None: the step moves no data)."""
-    res = run.results[n]
-    if res.report is None or res.report.plan is None:
-        return None
-    view = step_view(run, n, who="explore")
-    pic = build_picture(view, region=region, others=run_others(run, n))
+def _memories(run: ScenarioRun, ranges: tuple) -> list[str]:
+    """(memory, start, end) byte ranges as lines naming the scenario tensors they touch."""
+    out = []
+    for mem, lo, hi in ranges:
+        names = [name for name, t in run.tensors.items() if t.memory.name == mem
+                 and t.offset < hi and lo < t.offset + (t.length * t.dtype.bits + 7) // 8]
+        out.append(f"{mem} 0x{lo:04x}-0x{max(hi - 1, lo):04x} ({hi - lo:,} B)"
+                   + (f": {', '.join(names)}" if names else ""))
+    return out
+
+
+def _picture_data(run: ScenarioRun, view: Any, region: str | None) -> dict:
+    """The overview picture of a data step's StepView with its hover map, labels and explain lines."""
+    n = view.index
+    pic = build_picture(view, region=region or "all", others=run_others(run, n))
+    if pic.title.startswith("call "):  # draw says "call" when the step's call is the instruction itself
+        pic.title = "step " + pic.title.split(" ", 1)[1]
     label_pass(pic, "auto")
     svg, placed, _ = render(pic, None, "svg")
     src_p, dst_p = pic.rows[0]
     by_panel = {id(pl.panel): pl for pl in placed}
-    dst_pl = by_panel[id(dst_p)]
+    data: dict[str, Any] = {"svg": svg.decode(), "title": pic.title, "dst": _panel_json(by_panel[id(dst_p)]),
+                            "src": _panel_json(by_panel[id(src_p)]) if src_p is not None else None,
+                            "fe": view.frac_elems, "labelled": dst_p.label_mode != "none",
+                            # the home view ends under the lowest panel (+ its channel-group captions)
+                            "bottom": max((pl.y + pl.panel.height * pl.cell) * 72 for pl in placed) + 40}
     cells = dst_p.elements.ravel()
+    if cells.size + (src_p.elements.size if src_p is not None else 0) > MAX_CELLS:
+        data["note"] = (f"{cells.size:,} destination cells: no hover map (past {MAX_CELLS:,}); "
+                        "narrow it with --region")
+        return data
     n_dst = pic.g.src.size
-    ok = (cells >= 0) & (cells < n_dst)
-    written = ok & (pic.g.src[np.clip(cells, 0, n_dst - 1)] != -2)
+    written = (cells >= 0) & (cells < n_dst)
+    written &= pic.g.src[np.clip(cells, 0, n_dst - 1)] != -2
     elems = cells[written]
     lines_of = np.full(cells.size, -1, dtype=np.int64)
-    lines: list[str] = []
-    if elems.size:
-        take = elems[:MAX_LINES]
-        lines = [describe(d) for d in view_provenance(view, take.tolist())]
-        lines_of[np.flatnonzero(written)[: take.size]] = np.arange(take.size)
+    take = elems[:MAX_LINES]
+    lines = [describe(d) for d in view_provenance(view, take.tolist())] if take.size else []
+    lines_of[np.flatnonzero(written)[: take.size]] = np.arange(take.size)
     srcx = np.full(cells.size, -1, dtype=np.int64)
     srcy = np.full(cells.size, -1, dtype=np.int64)
     if src_p is not None and elems.size:
         s = pic.g.src[elems]
         read = s >= 0
-        x, y, okk = src_p.locate(s[read])
+        x, y, ok = src_p.locate(s[read])
         idx = np.flatnonzero(written)[read]
-        srcx[idx[okk]], srcy[idx[okk]] = x[okk], y[okk]
-    data = {
-        "step": n, "title": pic.title, "svg": svg.decode(),
-        "dst": _panel_json(dst_pl), "cells": cells.tolist(), "line": lines_of.tolist(), "lines": lines,
-        "srcx": srcx.tolist(), "srcy": srcy.tolist(),
-        "summary": format_summary(view_summary(view)),
-        "registers": [ln for head, ls in pic.blocks if head.startswith("registers") for ln in ls],
-        "notes": reading_lines(view.notes) + [n for n in pic.notes if n.startswith("magenta")],
-    }
+        srcx[idx[ok]], srcy[idx[ok]] = x[ok], y[ok]
+    slab, dlab = cell_labels(pic)  # the first row is (source, destination)
+    data.update({"cells": cells.tolist(), "written": written.astype(int).tolist(), "line": lines_of.tolist(),
+                 "lines": lines, "srcx": srcx.tolist(), "srcy": srcy.tolist(), "dlab": dlab.ravel().tolist(),
+                 "notes": [x for x in pic.notes if x.startswith("magenta")]})
     if src_p is not None:
-        data["src"] = _panel_json(by_panel[id(src_p)])
+        data.update({"sel": src_p.elements.ravel().tolist(), "slab": slab.ravel().tolist()})
     return data
 
 
-def write_explorer(run: Any, out: str | Path, region: str | None = None) -> Path:
-    """Write the explorer page of a ScenarioRun to `out` (.html)."""
+def step_data(run: ScenarioRun, n: int, region: str | None = None) -> dict:
+    """Everything the page needs for step n, from the run's state right now (call it right after step n
+    ran: `write_explorer` does, while it replays the scenario)."""
+    res = run.results[n]
+    rep = res.report
+    data: dict[str, Any] = {
+        "step": n, "call": res.step.call, "line": res.step.line, "summary": res.summary,
+        "registers": register_lines(run.core.regs),
+        "reads": _memories(run, rep.reads) if rep is not None else [],
+        "writes": _memories(run, rep.writes) if rep is not None else [],
+        "readings": reading_lines(rep.notes) if rep is not None else [],
+        "pic": None,
+    }
+    if rep is None:
+        data["why"] = "this step sets registers: nothing to draw"
+    elif rep.plan is None:
+        data["why"] = (f"{rep.instr} records no access plan (a NOP, or it computes rather than moves): "
+                       "nothing to draw")
+    else:
+        view = step_view(run, n, who="explore")
+        data["explain"] = format_summary(view_summary(view))
+        data["pic"] = _picture_data(run, view, region)
+    return data
+
+
+def replay(run: ScenarioRun, visit: Callable[[ScenarioRun, int], None]) -> None:
+    """Run `run`'s scenario again from its initial tensors, calling visit(replayed run, n) right after
+    step n; the run given has already gone through every step (errors and warnings were reported then, so
+    the replay is quiet)."""
+    again = build(run.scenario)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for step in run.scenario.steps[: len(run.results)]:
+            report = exec_step(again, step)
+            again.results.append(StepResult(step, report, summarize(step, report)))
+            visit(again, step.index)
+
+
+def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None) -> Path:
+    """Write the explorer page of a ScenarioRun to `out` (.html): every step of the run, each with the state
+    it had when it ran. `region`: destination fractals per picture (default: all, as `draw --region`)."""
     out = Path(out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise ParamRangeError(f"explore: out must end in .html, but got {out.name!r}")
-    steps = [d for d in (step_data(run, i, region) for i in range(len(run.results))) if d is not None]
-    if not steps:
-        raise ParamRangeError(f"explore: {run.scenario.path.name} has no step that moves data")
+    if not run.results:
+        raise ParamRangeError(f"explore: {run.scenario.path.name} has no steps")
+    steps: list[dict] = []
+    replay(run, lambda again, n: steps.append(step_data(again, n, region)))
     title = html.escape(run.scenario.description or run.scenario.path.name)
     payload = json.dumps(steps, separators=(",", ":")).replace("</", "<\\/")
     out.write_text(_PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload), encoding="utf-8")
     return out
 
 
-_PAGE = """<!doctype html>
+_PAGE = r"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ascsim explore: {{TITLE}}</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:12px;color:#222}
-#bar{display:flex;gap:8px;align-items:center;margin-bottom:6px}
+body{font-family:system-ui,sans-serif;margin:10px;color:#222}
+#wrap{display:flex;gap:10px;align-items:flex-start}
+#steps{list-style:none;margin:0;padding:0;width:300px;flex:none;font-family:monospace;font-size:12px;
+  max-height:88vh;overflow:auto;border:1px solid #ddd}
+#steps li{padding:4px 6px;border-bottom:1px solid #eee;cursor:pointer}
+#steps li.cur{background:#ffe6f2;font-weight:bold}
+#steps li.nopic{color:#777}
+#main{flex:1;min-width:0}
+#bar,#tools{display:flex;gap:6px;align-items:center;margin-bottom:5px;flex-wrap:wrap}
+#tools input{width:4em}
 #info{font-family:monospace;font-size:13px;min-height:2.6em;background:#f4f4f4;padding:4px 6px;
   white-space:pre-wrap}
+#view{border:1px solid #ccc;height:66vh;overflow:hidden;position:relative;background:#fff;cursor:grab}
+#view.sel{cursor:crosshair}
+#mini{position:absolute;right:6px;top:6px;width:200px;border:1px solid #888;background:#fff;opacity:.92;
+  cursor:pointer;overflow:hidden}
+#mini img{width:100%;display:block;pointer-events:none}
+#minibox{position:absolute;border:2px solid #ff0080;pointer-events:none;box-sizing:border-box}
+#pic{width:100%;height:100%}
+#pic svg{width:100%;height:100%;display:block;user-select:none}
+#pic svg image{image-rendering:pixelated}
+#pic svg path{vector-effect:non-scaling-stroke}
 #side{font-family:monospace;font-size:12px;white-space:pre-wrap;background:#fafafa;padding:4px 6px}
-#pic svg{max-width:100%;height:auto}
-.hl{fill:none;stroke:#ff0080;stroke-width:2.2;pointer-events:none}
+.hl{fill:none;stroke:#ff0080;stroke-width:2.2;pointer-events:none;vector-effect:non-scaling-stroke}
+.rev{fill:none;stroke:#0050ff;stroke-width:1.6;pointer-events:none;vector-effect:non-scaling-stroke}
+#region-box{fill:none;stroke:#00a000;stroke-width:2;stroke-dasharray:6 3;pointer-events:none;
+  vector-effect:non-scaling-stroke}
+#rubber{fill:rgba(0,160,0,.12);stroke:#00a000;stroke-width:1;pointer-events:none;
+  vector-effect:non-scaling-stroke}
+.lab{font-family:sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none;fill:#000}
 </style></head><body>
 <div id="bar"><button id="prev">&larr; prev</button><span id="stepname"></span>
-<button id="next">next &rarr;</button><span style="color:#777">hover a destination element</span></div>
+<button id="next">next &rarr;</button></div>
+<div id="wrap"><ol id="steps"></ol><div id="main">
+<div id="tools"><button id="zin" title="zoom in (+)">+</button>
+<button id="zout" title="zoom out (-)">&minus;</button>
+<button id="reset" title="back to all the panels (0)">reset</button>
+<button id="selmode" title="or shift-drag">select region</button>
+fractals <input id="rfrom" type="number" min="0"> &ndash; <input id="rto" type="number" min="0">
+<button id="rshow">show</button><span id="region"></span>
+<span style="color:#777">wheel: zoom, drag: pan; hover a destination element or a source cell</span></div>
 <div id="info">&nbsp;</div>
-<div id="pic"></div>
+<div id="view"><div id="pic"></div>
+<div id="mini" title="the whole picture: click or drag to move the view"><img id="miniimg" alt="">
+<div id="minibox"></div></div></div>
 <div id="side"></div>
+</div></div>
 <script>
 "use strict";
 const STEPS = {{DATA}};
-let cur = 0;
+const NS = "http://www.w3.org/2000/svg";
+let cur = 0, full = null, home = null, vb = null, miniDrag = false, rev = null, drag = null, selMode = false;
 const $ = (id) => document.getElementById(id);
+const svgEl = () => $("pic").querySelector("svg");
+const P = () => STEPS[cur].pic;
+
 function cellAt(panel, p) {  // SVG point -> [col, row] inside a panel, or null
+  if (!panel) return null;
   const cx = Math.floor((p.x - panel.x) / panel.cell), cy = Math.floor((p.y - panel.y) / panel.cell);
   return (cx >= 0 && cy >= 0 && cx < panel.w && cy < panel.h) ? [cx, cy] : null;
 }
-function mark(svg, id, panel, cx, cy) {
-  let r = svg.querySelector("#" + id);
-  if (!r) { r = document.createElementNS("http://www.w3.org/2000/svg", "rect"); r.id = id;
-            r.setAttribute("class", "hl"); svg.appendChild(r); }
+function toSvg(x, y) {
+  const svg = svgEl(), pt = svg.createSVGPoint(); pt.x = x; pt.y = y;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+function rect(parent, panel, cx, cy, cls, id) {
+  let r = id ? parent.querySelector("#" + id) : null;
+  if (!r) { r = document.createElementNS(NS, "rect"); if (id) r.id = id; parent.appendChild(r); }
+  r.setAttribute("class", cls);
   r.setAttribute("x", panel.x + cx * panel.cell); r.setAttribute("y", panel.y + cy * panel.cell);
   r.setAttribute("width", panel.cell); r.setAttribute("height", panel.cell);
   r.dataset.col = cx; r.dataset.row = cy; r.style.display = "";
+  return r;
 }
-function clear(svg) { for (const id of ["hl-dst", "hl-src"]) { const r = svg.querySelector("#" + id);
-  if (r) r.style.display = "none"; } }
+function layer(id) {
+  const svg = svgEl(); let g = svg.querySelector("#" + id);
+  if (!g) { g = document.createElementNS(NS, "g"); g.id = id; svg.appendChild(g); }
+  return g;
+}
+function clearHl() {
+  for (const id of ["hl-dst", "hl-src"]) {
+    const r = svgEl().querySelector("#" + id); if (r) r.style.display = "none"; }
+  layer("hl-rev").replaceChildren();
+}
+
+// -- hover: destination -> source, source -> every destination that read it
+function shortLine(pic, i, e) {
+  const f = Math.floor(e / pic.fe), s = pic.srcx[i] >= 0 ? " <- source cell (" + pic.dlab[i] + ")" : "";
+  return "dst[" + e + "] (fractal " + f + ")" +
+    (pic.written[i] ? s || " <- pad" : ": not written by this step") +
+    "  [full line: ascsim explain FILE --step " + STEPS[cur].step + " --dst " + e + "]";
+}
 function hover(ev) {
-  const s = STEPS[cur], svg = $("pic").querySelector("svg");
-  const pt = svg.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
-  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-  const c = cellAt(s.dst, p);
-  if (!c) { clear(svg); return; }
-  const i = c[1] * s.dst.w + c[0], e = s.cells[i];
-  if (e < 0) { clear(svg); $("info").textContent = " "; return; }
-  mark(svg, "hl-dst", s.dst, c[0], c[1]);
-  $("info").dataset.element = e;
-  $("info").textContent = s.line[i] >= 0 ? s.lines[s.line[i]] : "dst[" + e + "]: not written by this step";
-  const r = svg.querySelector("#hl-src");
-  if (s.src && s.srcx[i] >= 0) mark(svg, "hl-src", s.src, s.srcx[i], s.srcy[i]);
-  else if (r) r.style.display = "none";
+  const pic = P();
+  if (drag || !pic || !pic.cells) return;
+  const svg = svgEl(), p = toSvg(ev.clientX, ev.clientY);
+  clearHl();
+  let c = cellAt(pic.dst, p);
+  if (c) {
+    const i = c[1] * pic.dst.w + c[0], e = pic.cells[i];
+    if (e < 0) { $("info").textContent = " "; return; }
+    rect(svg, pic.dst, c[0], c[1], "hl", "hl-dst");
+    $("info").dataset.element = e; $("info").dataset.side = "dst"; delete $("info").dataset.count;
+    $("info").textContent = pic.line[i] >= 0 ? pic.lines[pic.line[i]] :
+      pic.written[i] ? shortLine(pic, i, e) : "dst[" + e + "]: not written by this step";
+    if (pic.src && pic.srcx[i] >= 0) rect(svg, pic.src, pic.srcx[i], pic.srcy[i], "hl", "hl-src");
+    return;
+  }
+  c = cellAt(pic.src, p);
+  if (!c) return;
+  const j = c[1] * pic.src.w + c[0], readers = rev.get(j) || [];
+  if (pic.sel[j] < 0) { $("info").textContent = " "; return; }
+  rect(svg, pic.src, c[0], c[1], "hl", "hl-src");
+  const g = layer("hl-rev");
+  for (const i of readers) rect(g, pic.dst, i % pic.dst.w, Math.floor(i / pic.dst.w), "rev");
+  Object.assign($("info").dataset, {element: pic.sel[j], side: "src", count: readers.length});
+  $("info").textContent = "source cell (" + (pic.slab[j] || "col " + c[0] + ", row " + c[1]) + "), element " +
+    pic.sel[j] + ": read by " + readers.length + " destination element" + (readers.length === 1 ? "" : "s") +
+    " (outlined blue)";
 }
+
+// -- zoom / pan: the SVG viewBox; labels drawn for the cells in view once they are large enough
+function setVB(v) {
+  const minW = full[2] / 400;
+  let w = Math.min(full[2] * 1.5, Math.max(minW, v[2])), h = v[3] * w / v[2];
+  vb = [v[0], v[1], w, h];
+  svgEl().setAttribute("viewBox", vb.join(" "));
+  relabel();
+  mini();
+}
+function mini() {  // the view's outline on the overview thumbnail
+  const r = $("view").getBoundingClientRect(), lo = toSvg(r.left, r.top), hi = toSvg(r.right, r.bottom);
+  const k = $("mini").clientWidth / full[2], b = $("minibox").style;
+  b.left = (lo.x - full[0]) * k + "px"; b.top = (lo.y - full[1]) * k + "px";
+  b.width = (hi.x - lo.x) * k + "px"; b.height = (hi.y - lo.y) * k + "px";
+}
+function miniGo(ev) {  // centre the view on the thumbnail point under the pointer
+  const r = $("mini").getBoundingClientRect(), k = full[2] / r.width;
+  const x = full[0] + (ev.clientX - r.left) * k, y = full[1] + (ev.clientY - r.top) * k;
+  setVB([x - vb[2] / 2, y - vb[3] / 2, vb[2], vb[3]]);
+}
+function zoomAt(p, k) { setVB([p.x - (p.x - vb[0]) / k, p.y - (p.y - vb[1]) / k, vb[2] / k, vb[3] / k]); }
+function zoomCentre(k) { zoomAt({x: vb[0] + vb[2] / 2, y: vb[1] + vb[3] / 2}, k); }
+function span(a, b, o, cell, n) {  // cells [first, last] of a panel axis that [a, b] (picture units) covers
+  return [Math.max(0, Math.floor((Math.min(a, b) - o) / cell)),
+          Math.min(n - 1, Math.floor((Math.max(a, b) - o) / cell))];
+}
+function labelPanel(g, panel, labs, els, kind, lo, hi) {
+  const scale = svgEl().getScreenCTM().a, px = panel.cell * scale;
+  if (px < 14) return 0;
+  const [c0, c1] = span(lo.x, hi.x, panel.x, panel.cell, panel.w);
+  const [r0, r1] = span(lo.y, hi.y, panel.y, panel.cell, panel.h);
+  if (c1 < c0 || r1 < r0 || (c1 - c0 + 1) * (r1 - r0 + 1) > 6000) return 0;
+  let n = 0;
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
+    const i = r * panel.w + c, t = labs[i];
+    if (!t) continue;
+    const el = document.createElementNS(NS, "text");
+    el.setAttribute("class", "lab"); el.setAttribute("x", panel.x + (c + 0.5) * panel.cell);
+    el.setAttribute("y", panel.y + (r + 0.5) * panel.cell);
+    el.setAttribute("font-size", Math.min(0.38 * panel.cell, 1.6 * panel.cell / t.length));
+    el.dataset.side = kind; el.dataset.e = els[i]; el.textContent = t; g.appendChild(el); n++;
+  }
+  return n;
+}
+function relabel() {
+  const pic = P(), g = layer("labels");
+  g.replaceChildren();
+  if (!pic.cells || pic.labelled) return;
+  const r = $("view").getBoundingClientRect(), lo = toSvg(r.left, r.top), hi = toSvg(r.right, r.bottom);
+  labelPanel(g, pic.dst, pic.dlab, pic.cells, "dst", lo, hi);
+  if (pic.src) labelPanel(g, pic.src, pic.slab, pic.sel, "src", lo, hi);
+}
+
+// -- region: fractals [a, b] or a rectangle over the destination -> zoom to their cells
+function selectFractals(list) {
+  const pic = P(), want = new Set(list);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  pic.cells.forEach((e, i) => { if (e >= 0 && want.has(Math.floor(e / pic.fe))) {
+    const cx = i % pic.dst.w, cy = Math.floor(i / pic.dst.w);
+    x0 = Math.min(x0, cx); y0 = Math.min(y0, cy); x1 = Math.max(x1, cx); y1 = Math.max(y1, cy); } });
+  if (x0 === Infinity) { $("region").textContent = " no such fractal drawn"; return false; }
+  const d = pic.dst, bx = d.x + x0 * d.cell, by = d.y + y0 * d.cell;
+  const bw = (x1 - x0 + 1) * d.cell, bh = (y1 - y0 + 1) * d.cell;
+  const box = layer("region-layer"); box.replaceChildren();
+  const r = document.createElementNS(NS, "rect"); r.id = "region-box";
+  r.setAttribute("x", bx); r.setAttribute("y", by); r.setAttribute("width", bw); r.setAttribute("height", bh);
+  box.appendChild(r);
+  const m = d.cell;
+  setVB([bx - m, by - m, bw + 2 * m, bh + 2 * m]);
+  const s = [...want].sort((a, b) => a - b);
+  svgEl().dataset.region = s.join(",");
+  $("region").textContent = " fractals " + s[0] + (s.length > 1 ? "-" + s[s.length - 1] : "") +
+    " (" + s.length + ")";
+  return true;
+}
+function selectRect(a, b) {
+  const pic = P(), d = pic.dst, want = new Set();
+  const [c0, c1] = span(a.x, b.x, d.x, d.cell, d.w), [r0, r1] = span(a.y, b.y, d.y, d.cell, d.h);
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
+    const e = pic.cells[r * d.w + c]; if (e >= 0) want.add(Math.floor(e / pic.fe)); }
+  if (want.size) selectFractals([...want]);
+}
+function down(ev) {
+  if (ev.button !== 0 || !P()) return;
+  ev.preventDefault();
+  const p = toSvg(ev.clientX, ev.clientY);
+  drag = {x: ev.clientX, y: ev.clientY, vb: vb.slice(), p: p, sel: (selMode || ev.shiftKey) && !!P().cells};
+}
+function move(ev) {
+  if (!drag) return;
+  if (drag.sel) {
+    const q = toSvg(ev.clientX, ev.clientY), g = layer("region-layer");
+    let r = g.querySelector("#rubber");
+    if (!r) { r = document.createElementNS(NS, "rect"); r.id = "rubber"; g.appendChild(r); }
+    r.setAttribute("x", Math.min(drag.p.x, q.x)); r.setAttribute("y", Math.min(drag.p.y, q.y));
+    r.setAttribute("width", Math.abs(q.x - drag.p.x)); r.setAttribute("height", Math.abs(q.y - drag.p.y));
+    return;
+  }
+  const k = svgEl().getScreenCTM().a;
+  const v = drag.vb;
+  setVB([v[0] - (ev.clientX - drag.x) / k, v[1] - (ev.clientY - drag.y) / k, v[2], v[3]]);
+}
+function up(ev) {
+  if (!drag) return;
+  const d = drag; drag = null;
+  if (d.sel) { const r = svgEl().querySelector("#rubber"); if (r) r.remove();
+    selectRect(d.p, toSvg(ev.clientX, ev.clientY)); }
+}
+
+// -- steps
 function show(k) {
   cur = Math.max(0, Math.min(STEPS.length - 1, k));
-  const s = STEPS[cur];
-  $("pic").innerHTML = s.svg;
-  $("stepname").textContent = "step " + s.step + " (" + (cur + 1) + " of " + STEPS.length + "): " + s.title;
-  $("side").textContent = s.summary + "\\n\\nregisters after the step:\\n  " + s.registers.join("\\n  ") +
-    (s.notes.length ? "\\n\\n" + s.notes.join("\\n") : "");
-  $("info").textContent = " ";
-  $("pic").querySelector("svg").addEventListener("mousemove", hover);
+  const s = STEPS[cur], pic = s.pic;
+  for (const li of $("steps").children) li.classList.toggle("cur", +li.dataset.step === s.step);
+  $("steps").children[cur].scrollIntoView({block: "nearest"});
+  $("stepname").textContent = (pic ? pic.title : "step " + s.step + ": " + s.call) + "  (" + STEPS.length +
+    " steps: 0-" + (STEPS.length - 1) + ")";
+  const mem = (h, xs) => xs.length ? "\n" + h + ":\n  " + xs.join("\n  ") : "";
+  $("side").textContent = s.summary + (s.explain ? "\n\n" + s.explain : "") + mem("memories read", s.reads) +
+    mem("memories written", s.writes) + "\n\nregisters after step " + s.step + ":\n  " +
+    s.registers.join("\n  ") + (s.readings.length ? "\n\n" + s.readings.join("\n") : "") +
+    (pic && pic.notes && pic.notes.length ? "\n" + pic.notes.join("\n") : "") +
+    (pic && pic.note ? "\n" + pic.note : "");
+  $("info").textContent = " "; $("region").textContent = "";
+  $("mini").style.display = pic ? "" : "none";
+  if (!pic) {
+    $("pic").innerHTML = "<p id='nopic' style='padding:1em'></p>";
+    $("nopic").textContent = "step " + s.step + " (" + s.call + "): " + s.why;
+    return;
+  }
+  $("pic").innerHTML = pic.svg;
+  const svg = svgEl();
+  full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+  home = [full[0], full[1], full[2], Math.min(full[3], pic.bottom)];  // the panels: text blocks are beside
+  $("miniimg").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(pic.svg);
+  svg.removeAttribute("width"); svg.removeAttribute("height");
+  rev = new Map();
+  if (pic.srcx) pic.srcx.forEach((x, i) => { if (x >= 0) { const j = pic.srcy[i] * pic.src.w + x;
+    if (!rev.has(j)) rev.set(j, []); rev.get(j).push(i); } });
+  setVB(home.slice());
+  svg.addEventListener("mousemove", hover);
+  svg.addEventListener("mousedown", down);
+  svg.addEventListener("wheel", (ev) => { ev.preventDefault();
+    zoomAt(toSvg(ev.clientX, ev.clientY), ev.deltaY < 0 ? 1.25 : 0.8); }, {passive: false});
 }
-// test hook: client (x, y) of the centre of destination element e's cell
-window.ascsimCell = function (e) {
-  const s = STEPS[cur], i = s.cells.indexOf(e);
-  if (i < 0) return null;
-  const svg = $("pic").querySelector("svg"), m = svg.getScreenCTM();
-  const pt = svg.createSVGPoint();
-  pt.x = s.dst.x + ((i % s.dst.w) + 0.5) * s.dst.cell;
-  pt.y = s.dst.y + (Math.floor(i / s.dst.w) + 0.5) * s.dst.cell;
-  const q = pt.matrixTransform(m);
-  return [q.x, q.y];
-};
+STEPS.forEach((s, k) => { const li = document.createElement("li"); li.dataset.step = s.step;
+  li.textContent = s.summary; if (!s.pic) li.classList.add("nopic"); li.onclick = () => show(k);
+  $("steps").appendChild(li); });
+// test hooks: client (x, y) of the centre of a destination element's / source cell's cell
+function centre(panel, i) {
+  const q = svgEl().createSVGPoint();
+  q.x = panel.x + ((i % panel.w) + 0.5) * panel.cell;
+  q.y = panel.y + (Math.floor(i / panel.w) + 0.5) * panel.cell;
+  const r = q.matrixTransform(svgEl().getScreenCTM()); return [r.x, r.y];
+}
+window.ascsimCell = (e) => { const i = P().cells.indexOf(e); return i < 0 ? null : centre(P().dst, i); };
+window.ascsimSrcCell = (col, row) => centre(P().src, row * P().src.w + col);
 window.ascsimShow = show;
 $("prev").onclick = () => show(cur - 1); $("next").onclick = () => show(cur + 1);
-document.addEventListener("keydown", (ev) => { if (ev.key === "ArrowLeft") show(cur - 1);
-  if (ev.key === "ArrowRight") show(cur + 1); });
+$("zin").onclick = () => zoomCentre(1.5); $("zout").onclick = () => zoomCentre(1 / 1.5);
+$("reset").onclick = () => {
+  layer("region-layer").replaceChildren(); delete svgEl().dataset.region; setVB(home.slice()); };
+$("mini").addEventListener("mousedown", (ev) => { ev.preventDefault(); miniDrag = true; miniGo(ev); });
+$("mini").addEventListener("mousemove", (ev) => { if (miniDrag) miniGo(ev); });
+window.addEventListener("mouseup", () => { miniDrag = false; });
+$("selmode").onclick = () => { selMode = !selMode; $("view").classList.toggle("sel", selMode); };
+$("rshow").onclick = () => {
+  const a = +$("rfrom").value, b = $("rto").value === "" ? a : +$("rto").value, l = [];
+  for (let f = Math.min(a, b); f <= Math.max(a, b); f++) l.push(f);
+  if (P() && P().cells) selectFractals(l); };
+window.addEventListener("mousemove", move); window.addEventListener("mouseup", up);
+document.addEventListener("keydown", (ev) => { if (ev.target.tagName === "INPUT") return;
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") { show(cur - 1); ev.preventDefault(); }
+  if (ev.key === "ArrowRight" || ev.key === "ArrowDown") { show(cur + 1); ev.preventDefault(); }
+  if (P() && (ev.key === "+" || ev.key === "=")) zoomCentre(1.5);
+  if (P() && ev.key === "-") zoomCentre(1 / 1.5);
+  if (P() && ev.key === "0") $("reset").onclick(); });
 show(0);
 </script></body></html>
 """
