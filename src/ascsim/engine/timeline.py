@@ -410,7 +410,8 @@ class Recorder:
 
 def instr_of_call(call: Any) -> Instr:
     """An Instr from a checked call (ascsim.engine.sync.PipeCall): its pipe; its path from the memories it
-    read and wrote (`fill->DST` with no source); its bytes, the larger of those read and written; a Mmad's
+    read and wrote (`fill->DST` with no source); its bytes, the larger of those read and written (the report's
+    counts; without a report, the accesses' bytes); a Mmad's
     fractals from its params' m / k / n and A's dtype (the call's report's `src` operand)."""
     reads = [a for a in call.accesses if not a.write]
     writes = [a for a in call.accesses if a.write]
@@ -423,5 +424,9 @@ def instr_of_call(call: Any) -> Instr:
         return Instr("M", call.name, "", 0, 0, dtype, call.where, shape=(m, k, n))
     src = reads[0].memory if reads else "fill"
     dst = writes[0].memory if writes else (reads[0].memory if reads else "")
-    nbytes = max(sum(a.nbytes for a in reads), sum(a.nbytes for a in writes))
+    rep = getattr(call, "report", None)
+    if rep is not None and (rep.bytes_written or rep.bytes_read):  # the bytes moved, not the spans' gaps
+        nbytes = max(rep.bytes_written, rep.bytes_read)
+    else:
+        nbytes = max(sum(a.nbytes for a in reads), sum(a.nbytes for a in writes))
     return Instr(call.pipe, call.name, f"{src}->{dst}" if call.pipe != "S" else "", nbytes, 0, "", call.where)
