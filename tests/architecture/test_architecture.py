@@ -129,6 +129,7 @@ INNER_IMPORTS = {
     "ascsim.cli.demo": "start-up",
     "ascsim.cli.program": "start-up",
     "ascsim.cli.plan": "start-up",
+    "ascsim.cli.timeline": "start-up",
     "ascsim.engine.record": "the registered view slot (importlib: the record never imports pictures)",
     "ascsim.expectations": "matplotlib, only when a mismatch is drawn",
     "ascsim.view.draw": "matplotlib, only when a picture is rendered",

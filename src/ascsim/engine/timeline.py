@@ -119,6 +119,7 @@ class Item:
     issued: float = 0.0
     cause: Item | None = field(default=None, repr=False)
     label: str = ""
+    setter: Item | None = field(default=None, repr=False)  # a wait's SetFlag (PIPE_ALL: the last call)
 
     @property
     def cycles(self) -> float:
@@ -315,6 +316,7 @@ class _Core:
         seen = setter.end + self.m.flag_cycles
         it, ready = self._place(i, ev, dst, ev.origin, t, 0.0, [(seen, setter)],
                                 f"{ev.origin}<{ev.event}>({ev.id})")
+        it.setter = setter
         if it.start > ready:
             self._waited(dst, f"{ev.event}({ev.id})", ready, it.start, ev.where, setter.where)
         if dst == "S":
@@ -336,6 +338,7 @@ class _Core:
         # the barrier is the scalar unit's: it waits from its issue until every pipe drained
         it, ready = self._place(i, ev, "S", "PipeBarrier", t, self.m.barrier_cycles,
                                 [(drained, last)], "PipeBarrier<PIPE_ALL>")
+        it.setter = last
         if it.start > ready and last is not None:
             self._waited("S", "PIPE_ALL", ready, it.start, ev.where, last.where)
         for p in PIPES:
