@@ -117,7 +117,7 @@ class Timeline:
         return page_html(self)
 
     def _repr_html_(self) -> str:
-        return summary_html(self) + gantt_svg(self)
+        return summary_html(self) + gantt_svg(self) + details_html(self)
 
     def save(self, path: str | Path) -> Path:
         """Write the trace (.json), the Gantt page (.html) or the Gantt picture (.svg)."""
@@ -276,7 +276,7 @@ def gantt_svg(tl: Timeline) -> str:
     pipes = tl.used_pipes()
     cores = sorted(tl.items)
     rows = {(c, p): i for i, (c, p) in enumerate((c, p) for c in cores for p in pipes)}
-    height = TOP + ROW_H * len(rows) + 24
+    height = TOP + ROW_H * len(rows) + 30
     span = tl.total or 1.0
     scale = (WIDTH - LABEL_W - 10) / span
 
@@ -292,6 +292,14 @@ def gantt_svg(tl: Timeline) -> str:
            'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#333"/></marker></defs>',
            f'<text x="4" y="16" font-weight="bold">{_esc(tl.title)} — {tl.total:,.1f} cycles '
            f'({tl.total_us:,.3f} us), idealised model</text>']
+    axis_y = TOP + ROW_H * len(rows)
+    for k in range(6):  # a cycle axis under the rows
+        t = span * k / 5
+        out.append(f'<g class="tick"><line x1="{x(t)}" y1="{TOP}" x2="{x(t)}" y2="{axis_y + 4}" '
+                   'stroke="#ddd"/>'
+                   f'<text x="{x(t)}" y="{axis_y + 16}" text-anchor="{"end" if k == 5 else "middle"}">'
+                   f'{t:,.0f}</text></g>')
+    out.append(f'<text x="4" y="{axis_y + 16}">cycles</text>')
     for (c, p), i in rows.items():
         yy = TOP + ROW_H * i
         out.append(f'<g class="row" data-core="{c}" data-pipe="{p}"><rect x="0" y="{yy}" width="{WIDTH}" '
@@ -320,7 +328,8 @@ def gantt_svg(tl: Timeline) -> str:
             w = max(round(it.cycles * scale, 2), 1.0)
             a = _args(it)
             out.append(f'<rect class="bar" x="{x(it.start)}" y="{y(c, it.pipe) + 3}" width="{w}" '
-                       f'height="{ROW_H - 6}" fill="{colour}" data-core="{c}" data-pipe="{it.pipe}" '
+                       f'height="{ROW_H - 6}" fill="{colour}" stroke="#fff" stroke-width="0.5" '
+                       f'data-core="{c}" data-pipe="{it.pipe}" '
                        f'data-call="{_esc(a["call"])}" data-where="{_esc(it.where)}" '
                        f'data-bytes="{a.get("bytes", 0)}" data-cycles="{a["cycles"]}">'
                        f'<title>{_esc(_hover(it))}</title></rect>')
@@ -333,23 +342,30 @@ def gantt_svg(tl: Timeline) -> str:
 
 
 def summary_html(tl: Timeline) -> str:
+    """The total and the per-pipe table (above the Gantt)."""
     t = tl.total or 1.0
     rows = "".join(
         f"<tr data-pipe='{p}'><td>PIPE_{p}</td><td>{st.busy:,.1f}</td><td>{st.busy / t:.1%}</td>"
         f"<td>{st.waiting:,.1f}</td><td>{st.idle:,.1f}</td></tr>"
         for p in tl.used_pipes() for st in (tl.pipes[p],))
-    crit = _critical_rows(tl.critical_path)
-    waits = "".join(f"<tr><td>core {w.core} PIPE_{_esc(w.pipe)}</td><td>{_esc(w.flag)}</td>"
-                    f"<td>{w.cycles:,.1f}</td><td>{_esc(w.waiter)}</td><td>{_esc(w.setter)}</td></tr>"
-                    for w in top_waits(tl.waits, 10))
     return (
         f"<div class='ascsim-timeline-summary'><p><b>{_esc(tl.title)}</b>: predicted "
         f"<span class='total'>{tl.total:,.1f}</span> cycles = {tl.total_us:,.3f} us at "
         f"{tl.model.clock_mhz:g} MHz ({_esc(tl.model.origin)}) — an idealised cost model, not "
         "cycle-accurate (docs/timeline.md)</p>"
         "<table class='pipes'><tr><th>pipe</th><th>busy</th><th>busy %</th><th>waiting</th><th>idle</th></tr>"
-        f"{rows}</table>"
-        "<p>Largest waits</p><table class='waits'><tr><th>pipe</th><th>flag</th><th>cycles</th>"
+        f"{rows}</table></div>")
+
+
+def details_html(tl: Timeline) -> str:
+    """The largest waits (flag, waiter and setter lines) and the critical path (below the Gantt)."""
+    crit = _critical_rows(tl.critical_path)
+    waits = "".join(f"<tr><td>core {w.core} PIPE_{_esc(w.pipe)}</td><td>{_esc(w.flag)}</td>"
+                    f"<td>{w.cycles:,.1f}</td><td>{_esc(w.waiter)}</td><td>{_esc(w.setter)}</td></tr>"
+                    for w in top_waits(tl.waits, 10))
+    return (
+        "<div class='ascsim-timeline-details'><p>Largest waits</p><table class='waits'><tr><th>pipe</th>"
+        "<th>flag</th><th>cycles</th>"
         f"<th>waiter</th><th>setter</th></tr>{waits}</table>"
         f"<p>Critical path ({len(tl.critical_path)} entries)</p><table class='critical'><tr><th>call</th>"
         f"<th>source</th><th>pipe</th><th>times</th><th>cycles</th></tr>{crit}</table></div>")
@@ -394,5 +410,5 @@ def page_html(tl: Timeline) -> str:
         "#tip{position:absolute;display:none;background:#ffffe0;border:1px solid #999;padding:4px;"
         "font-size:12px;pointer-events:none}"
         "rect.bar:hover{stroke:#000;stroke-width:1}</style></head><body>"
-        f"{summary_html(tl)}<div class='gantt'>{gantt_svg(tl)}</div><div id='tip'></div>"
+        f"{summary_html(tl)}<div class='gantt'>{gantt_svg(tl)}</div>{details_html(tl)}<div id='tip'></div>"
         f"<script>{PAGE_SCRIPT}</script></body></html>\n")
