@@ -131,6 +131,7 @@ INNER_IMPORTS = {
     "ascsim.cli.plan": "start-up",
     "ascsim.cli.timeline": "start-up",
     "ascsim.engine.record": "the registered view slot (importlib: the record never imports pictures)",
+    "ascsim.scenario.run": "the registered timeline view slot (importlib, as engine.record's)",
     "ascsim.expectations": "matplotlib, only when a mismatch is drawn",
     "ascsim.view.draw": "matplotlib, only when a picture is rendered",
     "ascsim.isa.mmad": "threadpoolctl, only when Mmad first holds BLAS to one thread",

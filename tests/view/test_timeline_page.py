@@ -6,12 +6,18 @@ counted from it, not from the page."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
+import tomllib
 from support.cdp import Browser, find_chromium
+from support.paths import EXAMPLES, SRC
 from support.trace_events import check_trace
 
+from ascsim.base.errors import AscsimError
 from ascsim.engine.timeline import Barrier, Instr, SetFlag, WaitFlag
+from ascsim.isa.table import pipe_of
+from ascsim.scenario import load_scenario, run_scenario
 from ascsim.view.timeline import timeline_of
 
 CHROMIUM = find_chromium()
@@ -103,9 +109,32 @@ def test_the_notebook_repr_and_the_trace(tmp_path, tl) -> None:
 
 
 def test_a_bad_output_name_is_refused(tmp_path, tl) -> None:
-    from ascsim.base.errors import AscsimError
-
     with pytest.raises(AscsimError, match=r"\.json"):
         tl.save(tmp_path / "timeline.png")
     with pytest.raises(AscsimError, match="cannot write"):
         tl.save(tmp_path / "no" / "such" / "dir" / "t.json")
+
+
+def test_a_scenario_runs_its_steps_one_after_another() -> None:
+    """examples/matmul.toml through ScenarioRun.timeline(): each step then a PIPE_ALL, so the total is the
+    sum over the steps of (its modelled time + barrier_cycles), each step's time computed here from the
+    a2 table's TOML and the step's report (bytes) or params (Mmad m, k, n)."""
+    run = run_scenario(load_scenario(EXAMPLES / "matmul.toml"))
+    raw = tomllib.loads((SRC / "ascsim" / "machine" / "cost_models" / "a2.toml").read_text(encoding="utf-8"))
+    want = 0.0
+    for r in run.results:
+        rep = r.report
+        if rep is None or pipe_of(r.step.call, rep.writes[0][0] if rep.writes else None,
+                                  rep.reads[0][0] if rep.reads else None, "a2") is None:
+            continue
+        if r.step.call == "Mmad":
+            p = r.step.raw["params"]
+            t = raw["mmad"]["latency_cycles"] + math.ceil(p["m"] / 16) * math.ceil(p["k"] / 16) * math.ceil(
+                p["n"] / 16)
+        else:
+            path = raw["path"][f"{rep.reads[0][0]}->{rep.writes[0][0]}"]
+            t = path["latency_cycles"] + max(rep.bytes_written, rep.bytes_read) / path["bytes_per_cycle"]
+        want += t + raw["sync"]["barrier_cycles"]
+    tl = run.timeline()
+    assert tl.total == pytest.approx(want)
+    assert [w.flag for w in tl.waits if w.pipe == "S"]  # the scalar unit waits at each PIPE_ALL

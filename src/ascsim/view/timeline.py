@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from ..engine.timeline import (
 from ..isa import table
 from ..machine.chips import get_chip
 from ..machine.costs import CostModel, cost_model
+from ..scenario import run as _scenario_run
 
 #: Bars a Gantt draws at most (beyond: the first ones, and a note; the trace file keeps them all).
 MAX_BARS = 20_000
@@ -173,7 +175,8 @@ def scenario_events(run: Any) -> list[Event]:
             continue
         params = r.step.raw.get("params")
         where = f"{name} {r.step.line or f'steps[{r.step.index}]'}"
-        call = PipeCall(r.step.call, pipe, where, acc, _struct(rep, params), rep)
+        call = PipeCall(r.step.call, pipe, where, acc,
+                        _Params(params) if isinstance(params, Mapping) else params, rep)
         out += [instr_of_call(call), Barrier("ALL", where)]
     return out
 
@@ -184,10 +187,6 @@ class _Params:
     def __init__(self, d: Mapping[str, Any]) -> None:
         for k in ("m", "k", "n"):
             setattr(self, k, int(d.get(k, 0) or 0))
-
-
-def _struct(rep: Any, params: Any) -> Any:
-    return _Params(params) if isinstance(params, Mapping) else params
 
 
 def scenario_timeline(run: Any, model: CostModel | str | Path | Mapping[str, Any] | None = None) -> Timeline:
@@ -412,3 +411,6 @@ def page_html(tl: Timeline) -> str:
         "rect.bar:hover{stroke:#000;stroke-width:1}</style></head><body>"
         f"{summary_html(tl)}<div class='gantt'>{gantt_svg(tl)}</div>{details_html(tl)}<div id='tip'></div>"
         f"<script>{PAGE_SCRIPT}</script></body></html>\n")
+
+
+_scenario_run.TIMELINE_VIEW = sys.modules[__name__]  # ScenarioRun.timeline's slot (scenario.run)
