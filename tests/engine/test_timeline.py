@@ -292,3 +292,12 @@ def test_the_recorder_sees_the_checkers_stream_minus_the_chips_noops() -> None:
     assert (ins.pipe, ins.path, ins.nbytes, ins.where) == ("MTE2", "GM->L1", 512, "k:1")
     assert math.isclose(schedule(rec.events, cost_model("950")).total_cycles,
                         300 + 512 / 64 + 10 + 10)  # the copy, the flag seen, PIPE_ALL's barrier_cycles
+
+
+def test_a_recorder_is_bounded() -> None:
+    rec = Recorder(limit=2)
+    for i in range(3):
+        rec.barrier("ALL", f"k:{i}")
+    assert len(rec.events) == 2
+    with pytest.raises(ScheduleError, match="more than 2 calls"):
+        rec.stream()

@@ -389,26 +389,45 @@ def schedule(events: Sequence[Event] | Mapping[int, Sequence[Event]], model: Cos
 
 
 # -- from the sync checker's calls ------------------------------------------------------------------------
+#: Events one Recorder keeps (bounded memory: a core past it records no more and its timeline is refused).
+MAX_EVENTS = 2_000_000
+
+
 class Recorder:
     """The event stream of one core, recorded beside its sync checker (`SyncChecker(recorder=...)`): the
     checker calls these in issue order with what it checks (a PipeCall; flags; barriers). The calls the
     chip's C++ API makes no-ops (AIC_NOOP_EVENTS, the 950's barriers) are not recorded: they order
-    nothing."""
+    nothing. Past `limit` events it stops recording (`overflow`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_EVENTS) -> None:
         self.events: list[Event] = []
+        self.limit = limit
+        self.overflow = False
+
+    def _add(self, ev: Event) -> None:
+        if len(self.events) >= self.limit:
+            self.overflow = True
+            return
+        self.events.append(ev)
+
+    def stream(self) -> list[Event]:
+        """The recorded events (refused when some were not recorded)."""
+        if self.overflow:
+            raise ScheduleError(f"the run made more than {self.limit:,} calls on one core; the timeline "
+                                "keeps at most that many (ascsim.engine.timeline.MAX_EVENTS)")
+        return self.events
 
     def instruction(self, call: Any) -> None:
-        self.events.append(instr_of_call(call))
+        self._add(instr_of_call(call))
 
     def set_flag(self, event: str, event_id: object, where: str, origin: str) -> None:
-        self.events.append(SetFlag(event, event_id, where, origin))
+        self._add(SetFlag(event, event_id, where, origin))
 
     def wait_flag(self, event: str, event_id: object, where: str, origin: str) -> None:
-        self.events.append(WaitFlag(event, event_id, where, origin))
+        self._add(WaitFlag(event, event_id, where, origin))
 
     def barrier(self, pipe: str, where: str) -> None:
-        self.events.append(Barrier(pipe, where))
+        self._add(Barrier(pipe, where))
 
 
 def instr_of_call(call: Any) -> Instr:

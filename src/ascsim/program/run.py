@@ -147,7 +147,7 @@ class ProgramRun:
         if isinstance(launch, bool) or not isinstance(launch, int) or not -n <= launch < n:
             raise AscsimError(f"launch={launch!r}: the run has {len(streams)} launch(es)")
         blocks = streams[launch]
-        return timeline_of({b: r.events for b, r in sorted(blocks.items())}, self.chip.key, cost_model,
+        return timeline_of({b: r.stream() for b, r in sorted(blocks.items())}, self.chip.key, cost_model,
                            title=self.entry)
 
     def read_gm(self, name: str, dtype: str | DType | None = None, shape: tuple[int, ...] | None = None
