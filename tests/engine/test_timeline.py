@@ -301,3 +301,18 @@ def test_a_recorder_is_bounded() -> None:
     assert len(rec.events) == 2
     with pytest.raises(ScheduleError, match="more than 2 calls"):
         rec.stream()
+
+
+def test_the_docs_table_of_the_a2_costs_is_the_a2_table() -> None:
+    doc = (SRC.parent / "docs" / "timeline.md").read_text(encoding="utf-8")
+    m = cost_model("a2")
+    gm, l0a, l0c = m.path("GM->L1"), m.path("L1->L0A"), m.path("L0C->L1")
+    for row in (f"| `clock.mhz` | {m.clock_mhz:g} |", f"| `issue.cycles` | {m.issue_cycles:g} |",
+                f"| `sync.flag_cycles`, `barrier_cycles` | {m.flag_cycles:g}, {m.barrier_cycles:g} |",
+                f"| `scalar.access_cycles` | {m.scalar_cycles:g} |",
+                f"| {gm.bytes_per_cycle:g} B/cycle, {gm.latency_cycles:g} cycles |",
+                f"| {l0a.bytes_per_cycle:g} B/cycle, {l0a.latency_cycles:g} (10) cycles |",
+                f"| {l0c.bytes_per_cycle:g} B/cycle, {l0c.latency_cycles:g} cycles |",
+                f"| `mmad.latency_cycles` | {m.mmad_latency:g} |"):
+        assert row in doc, row
+    assert m.path("fill->L0A").latency_cycles == 10

@@ -148,3 +148,25 @@ def test_a_scenario_file_has_a_timeline_too(tmp_path: Path) -> None:
                        timeout=600)
     assert r.returncode == 0, r.stderr
     assert out.read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_the_worked_example_of_the_docs(runs) -> None:
+    """docs/timeline.md's worked example: the summary the command prints, line for line, the per-call
+    figures of its explanation, and the variants' table."""
+    doc = (SRC.parent / "docs" / "timeline.md").read_text(encoding="utf-8")
+    tl = runs["pingpong"].timeline()
+    for line in tl.summary().splitlines():
+        assert line in doc, line
+    by = {}
+    for it in tl.items[0]:
+        by.setdefault((it.where, it.kind), it.cycles)
+    assert by[("matmul_pingpong.cpp:78", "DataCopy")] == 428  # 8192 B / 64 + 300
+    assert by[("matmul_pingpong.cpp:92", "LoadData")] == 22  # 1024 B / 512 + 20
+    assert by[("matmul_pingpong.cpp:61", "Mmad")] == 15.5  # 8 fractals + 7.5
+    assert "8,192 B each at 64 B/cycle + 300 cycles =\n428 cycles" in doc
+    for name, text in (("pingpong", "| ping-pong (the example) | 1,627.5 |"),
+                       ("single", "| single buffering (`ping = 0`) | 1,764.0 |"),
+                       ("barriers", "| PipeBarrier<PIPE_ALL> after every call, no flags | 1,880.0 |")):
+        assert f"{runs[name].timeline().total:,.1f}" in text
+        assert text in doc
+    assert f"the scalar unit waits {runs['barriers'].timeline().pipes['S'].waiting:,.0f} cycles" in doc

@@ -10,7 +10,7 @@ import math
 
 import pytest
 import tomllib
-from support.cdp import Browser, find_chromium
+from support.cdp import browser_session
 from support.paths import EXAMPLES, SRC
 from support.trace_events import check_trace
 
@@ -19,8 +19,6 @@ from ascsim.engine.timeline import Barrier, Instr, SetFlag, WaitFlag
 from ascsim.isa.table import pipe_of
 from ascsim.scenario import load_scenario, run_scenario
 from ascsim.view.timeline import timeline_of
-
-CHROMIUM = find_chromium()
 
 CORE0 = [Instr("MTE2", "DataCopy", "GM->L1", nbytes=8192, where="k.cpp:10"),
          SetFlag("MTE2_MTE1", 0, "k.cpp:11"), WaitFlag("MTE2_MTE1", 0, "k.cpp:12"),
@@ -40,11 +38,7 @@ def tl():
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium executable on PATH (Debian: apt-get install chromium; .ci/run does it)")
-    b = Browser(CHROMIUM)
-    yield b
-    b.close()
+    yield from browser_session(pytest.skip)
 
 
 def test_rows_bars_and_arrows(tmp_path, browser, tl) -> None:

@@ -73,22 +73,26 @@ class Instr:
 
 
 @dataclass(frozen=True)
-class SetFlag:
-    """SetFlag<event>(id) (`event`: a HardEvent "SRC_DST"; `origin`: SetFlag, EnQue, FreeTensor, ...)."""
+class FlagEvent:
+    """A flag call: `event` a HardEvent "SRC_DST", `id` its event id, `origin` the API that made it."""
 
     event: str
     id: object = 0
     where: str = ""
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class SetFlag(FlagEvent):
+    """SetFlag<event>(id) (`origin`: SetFlag, EnQue, FreeTensor, ...)."""
+
     origin: str = "SetFlag"
 
 
 @dataclass(frozen=True)
-class WaitFlag:
+class WaitFlag(FlagEvent):
     """WaitFlag<event>(id) (`origin`: WaitFlag, DeQue, AllocTensor, ...)."""
 
-    event: str
-    id: object = 0
-    where: str = ""
     origin: str = "WaitFlag"
 
 
