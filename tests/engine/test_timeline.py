@@ -11,7 +11,6 @@ import math
 from pathlib import Path
 
 import pytest
-import tomllib
 from support.paths import SRC
 
 from ascsim.base.errors import AscsimError
@@ -28,6 +27,7 @@ from ascsim.engine.timeline import (
 from ascsim.isa.table import MOVE_PIPE
 from ascsim.machine.chips import ALL_CHIPS
 from ascsim.machine.costs import CostModelError, cost_model
+from ascsim.scenario import tomllib  # stdlib on 3.11+, tomli on 3.10
 
 TABLES = SRC / "ascsim" / "machine" / "cost_models"
 

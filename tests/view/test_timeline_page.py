@@ -9,7 +9,6 @@ import json
 import math
 
 import pytest
-import tomllib
 from support.cdp import browser_session
 from support.paths import EXAMPLES, SRC
 from support.trace_events import check_trace
@@ -17,7 +16,7 @@ from support.trace_events import check_trace
 from ascsim.base.errors import AscsimError
 from ascsim.engine.timeline import Barrier, Instr, SetFlag, WaitFlag
 from ascsim.isa.table import pipe_of
-from ascsim.scenario import load_scenario, run_scenario
+from ascsim.scenario import load_scenario, run_scenario, tomllib  # tomllib: stdlib on 3.11+, tomli on 3.10
 from ascsim.view.timeline import timeline_of
 
 CORE0 = [Instr("MTE2", "DataCopy", "GM->L1", nbytes=8192, where="k.cpp:10"),
