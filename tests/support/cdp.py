@@ -10,11 +10,29 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--remote-debugging-pipe", "--window-size=1400,1200"]
+
+
+NO_CHROMIUM = "no Chromium executable on PATH (Debian: apt-get install chromium; .ci/run does it)"
+
+
+def browser_session(skip: Callable[[str], Any]) -> Iterator[Browser]:
+    """A Browser for a test module's fixture (`yield from browser_session(pytest.skip)`), closed after it;
+    `skip(NO_CHROMIUM)` without Chromium."""
+    exe = find_chromium()
+    if exe is None:
+        skip(NO_CHROMIUM)
+        return
+    b = Browser(exe)
+    try:
+        yield b
+    finally:
+        b.close()
 
 
 def find_chromium() -> str | None:

@@ -301,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .plan import add_commands  # plan / port / diff (issue 12)
 
     add_commands(sub)
+    from .timeline import add_command as add_timeline  # issue 20
+
+    add_timeline(sub, _run_file)
     return p
 
 

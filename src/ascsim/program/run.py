@@ -37,6 +37,7 @@ from ..engine.gm_races import GmRaceChecker, GmRaceReport
 from ..engine.sync import SyncReport, SyncWarning
 from ..machine.chips import ChipProfile, get_chip
 from ..machine.dtypes import DType, from_bytes, get_dtype
+from ..view.timeline import Timeline, timeline_of
 from . import protocol as P
 from .build import Built, Driver, build
 from .server import Server, TraceCall
@@ -134,6 +135,20 @@ class ProgramRun:
         if not self.cores:
             raise AscsimError("the program launched no kernel")
         return self.cores[0]
+
+    def timeline(self, cost_model: Any = None, launch: int = -1) -> Timeline:
+        """The predicted pipe timeline of a launch (default the last; cores = its blocks) from the calls its
+        sync checkers saw, timed by the chip's cost model (`cost_model`: a CostModel, or a TOML path / dict
+        overriding the chip's table; docs/timeline.md)."""
+        streams = getattr(self.server, "streams", None) or []
+        if not streams:
+            raise AscsimError("the program launched no kernel: there is no timeline")
+        n = len(streams)
+        if isinstance(launch, bool) or not isinstance(launch, int) or not -n <= launch < n:
+            raise AscsimError(f"launch={launch!r}: the run has {len(streams)} launch(es)")
+        blocks = streams[launch]
+        return timeline_of({b: r.stream() for b, r in sorted(blocks.items())}, self.chip.key, cost_model,
+                           title=self.entry)
 
     def read_gm(self, name: str, dtype: str | DType | None = None, shape: tuple[int, ...] | None = None
                 ) -> Any:

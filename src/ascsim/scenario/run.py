@@ -30,6 +30,12 @@ class StepResult:
     summary: str
 
 
+#: The renderer of ScenarioRun.timeline: ascsim.view.timeline, a floor above, registers itself here when
+#: imported (as engine.record's REPORT_VIEW; docs/architecture.md "Pictures import downward").
+TIMELINE_VIEW: Any = None
+TIMELINE_MODULE = "ascsim.view.timeline"
+
+
 @dataclass
 class ScenarioRun:
     scenario: Scenario
@@ -37,6 +43,16 @@ class ScenarioRun:
     tensors: dict[str, LocalTensor]
     results: list[StepResult] = field(default_factory=list)
     expects: list = field(default_factory=list)  # ascsim.expectations.ExpectResult per [[expect]]
+
+    def timeline(self, cost_model: Any = None) -> Any:
+        """The predicted pipe timeline of the steps (one after another: a PIPE_ALL after each), an
+        ascsim.view.timeline.Timeline (`cost_model`: a CostModel, or a TOML path / dict overriding the
+        chip's table; docs/timeline.md)."""
+        if TIMELINE_VIEW is None:  # load the registered view layer
+            import importlib
+
+            importlib.import_module(TIMELINE_MODULE)
+        return TIMELINE_VIEW.scenario_timeline(self, cost_model)
 
 
 def build(sc: Scenario) -> ScenarioRun:
