@@ -20,7 +20,7 @@ def test_a_pipe_sees_nothing_a_terminal_sees_the_lines(monkeypatch: pytest.Monke
     pipe, tty = io.StringIO(), _Tty()
     assert not progress_enabled(pipe) and progress_enabled(tty)
     for stream in (pipe, tty):
-        with Progress("verifying", total=4, stream=stream, delay=0, interval=0) as p:
+        with Progress("verifying", total=4, stream=stream, delay=0, interval=0, tick=False) as p:
             for _ in range(4):
                 p.update()
     assert pipe.getvalue() == ""
@@ -44,7 +44,7 @@ def test_quick_work_prints_nothing_and_notes_show() -> None:
         p.update(10)
     assert quick.getvalue() == ""
     slow = _Tty()
-    with Progress("running", stream=slow, enabled=True, delay=0, interval=0) as p:
+    with Progress("running", stream=slow, enabled=True, delay=0, interval=0, tick=False) as p:
         p.update(1234)
         p.note("at call 7")
     assert "\rrunning: 1,234 at call 7, " in slow.getvalue()
@@ -52,8 +52,20 @@ def test_quick_work_prints_nothing_and_notes_show() -> None:
 
 def test_a_shorter_line_erases_the_longer_one_before_it() -> None:
     tty = _Tty()
-    p = Progress("x", stream=tty, enabled=True, delay=0, interval=0)
+    p = Progress("x", stream=tty, enabled=True, delay=0, interval=0, tick=False)
     p.note("a long detail text")
     p.note("")
     last = tty.getvalue().split("\r")[-1]
     assert len(last) >= len("x: 0 a long detail text, 0.0 s") and last.rstrip().endswith(" s")
+
+
+def test_one_long_step_still_shows_its_time() -> None:
+    """No update arrives during a long blocking step (a compile); the ticker shows the line anyway."""
+    import time
+
+    tty = _Tty()
+    with Progress("building", stream=tty, enabled=True, delay=0.05, interval=0.02):
+        deadline = time.monotonic() + 5
+        while "building: 0, " not in tty.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert tty.getvalue().startswith("\rbuilding: 0, ") and tty.getvalue().endswith(" s\n")

@@ -7,13 +7,16 @@ forces the lines (to see them in a log), `ASCSIM_PROGRESS=0` silences them on a 
 dependency: a counter and an elapsed time need no progress-bar library.
 
 Work that finishes within `delay` seconds prints nothing at all, so fast commands stay quiet; after that a
-line is refreshed at most every `interval` seconds, so the cost per `update` is a clock read.
+line is refreshed at most every `interval` seconds, so the cost per `update` is a clock read. While the
+lines are on, a daemon thread also refreshes the line, so one long step (a compile, a big picture's render)
+still shows its elapsed time; it writes nothing a caller's `update` would not.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from types import TracebackType
 from typing import TextIO
@@ -39,7 +42,8 @@ class Progress:
     output starts on a clean line."""
 
     def __init__(self, what: str, total: int | None = None, *, stream: TextIO | None = None,
-                 delay: float = 2.0, interval: float = 0.25, enabled: bool | None = None) -> None:
+                 delay: float = 2.0, interval: float = 0.25, enabled: bool | None = None, tick: bool = True
+                 ) -> None:
         self.what = what
         self.total = total
         self.done = 0
@@ -51,6 +55,10 @@ class Progress:
         self._start = time.monotonic()
         self._last = -1.0
         self._width = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        if self._on and tick:
+            threading.Thread(target=self._tick, name="ascsim-progress", daemon=True).start()
 
     def __enter__(self) -> Progress:
         return self
@@ -74,21 +82,28 @@ class Progress:
         detail = f" {self.detail}" if self.detail else ""
         return f"{self.what}: {count}{detail}, {time.monotonic() - self._start:.1f} s"
 
+    def _tick(self) -> None:
+        while not self._stop.wait(max(self._interval, 0.05)):
+            self._maybe_show()
+
     def _maybe_show(self) -> None:
         if not self._on:
             return
-        now = time.monotonic()
-        if now - self._start < self._delay or now - self._last < self._interval:
-            return
-        self._last = now
-        text = self.line()
-        # pad over the previous line's tail: \r returns the cursor but does not erase
-        self._stream.write("\r" + text.ljust(self._width))
-        self._width = len(text)
-        self._stream.flush()
+        with self._lock:
+            now = time.monotonic()
+            if self._stop.is_set() or now - self._start < self._delay or now - self._last < self._interval:
+                return
+            self._last = now
+            text = self.line()
+            # pad over the previous line's tail: \r returns the cursor but does not erase
+            self._stream.write("\r" + text.ljust(self._width))
+            self._width = len(text)
+            self._stream.flush()
 
     def close(self) -> None:
-        if self._on and self._width:
-            self._stream.write("\r" + self.line().ljust(self._width) + "\n")
-            self._stream.flush()
-            self._width = 0
+        self._stop.set()
+        with self._lock:
+            if self._on and self._width:
+                self._stream.write("\r" + self.line().ljust(self._width) + "\n")
+                self._stream.flush()
+                self._width = 0

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import ParamRangeError
+from ..base.progress import Progress
 from ..scenario import ScenarioRun, StepResult, build, summarize
 from ..scenario.run import exec_step
 from .draw import build_picture, cell_labels, label_pass, register_lines, render, run_others
@@ -152,7 +153,14 @@ def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None)
     if not run.results:
         raise ParamRangeError(f"explore: {run.scenario.path.name} has no steps")
     steps: list[dict] = []
-    replay(run, lambda again, n: steps.append(step_data(again, n, region)))
+    # a page of a real-sized scenario renders for many seconds: say how far it is (a terminal only)
+    with Progress(f"explore: drawing {out.name}", total=len(run.results)) as shown:
+
+        def visit(again: ScenarioRun, n: int) -> None:
+            steps.append(step_data(again, n, region))
+            shown.update()
+
+        replay(run, visit)
     title = html.escape(run.scenario.description or run.scenario.path.name)
     payload = json.dumps(steps, separators=(",", ":")).replace("</", "<\\/")
     out.write_text(_PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload), encoding="utf-8")
