@@ -122,17 +122,23 @@ def _numpy_native(dt: dtypes.DType) -> bool:
     return dt.bits > 4 and type(dt.value_dtype).__module__.startswith("numpy")
 
 
-def element_type_fits(given: str, kernel: dtypes.DType) -> bool:
+def element_type_fits(given: str, kernel: dtypes.DType, *, view: bool = False) -> bool:
     """Can values of element type `given` (a .npy's dtype, FILE:DTYPE's, an Output's) be what the kernel
     reads as `kernel`? The same type, or the same numbers under another name (float8_e4m3fn for
     mx_fp8_e4m3_t), fit; so does an integer array of codes for a type numpy has no native form of (fp8,
     bfloat16, e8m0, fp4, hifloat8, int4: their bits as uint8 / uint16, two 4-bit codes a byte). Any other
-    pair (float32 read as half, int8 as uint8) gives the kernel other numbers than the file holds."""
+    pair (float32 read as half, int8 as uint8) gives the kernel other numbers than the file holds.
+
+    `view`: `kernel` is the GlobalTensor<T> a GM_ADDR parameter is read through, which may be a view for
+    moving bytes (examples/mx_matmul.cpp copies its uint8 e8m0 scales through a half view): integer arrays
+    are taken as bytes then, and only float values read as another type are refused."""
     try:
         g = dtypes.get_dtype(given)
     except AscsimError:
         return False  # float64, bool, complex: no Ascend C element type
     if g is kernel or (g.bits == kernel.bits and g.value_dtype == kernel.value_dtype):
+        return True
+    if view and g.kind in ("int", "uint"):
         return True
     codes = g.kind in ("int", "uint") and (g.bits == kernel.bits or (kernel.bits == 4 and g.bits == 8))
     return codes and not _numpy_native(kernel)
@@ -218,7 +224,7 @@ class Converter:
             raise ProgramError(f"a GlobalTensor<{dt.name}> at GM address {off} lies in no allocation "
                                "(freed, or never allocated with aclrtMalloc)")
         b = self.typed.get(hit[0])
-        if b is not None and not element_type_fits(b.dtype, dt):
+        if b is not None and not element_type_fits(b.dtype, dt, view=True):
             raise ProgramError(type_mismatch(b.describe(), b.dtype, dt,
                                              "the kernel reads it as a GlobalTensor of"))
         room = (hit[0] + hit[1] - off) * 8 // dt.bits
