@@ -58,7 +58,7 @@ EXTENT = "extent"
 def extent() -> Any:
     """A field that sizes the call (kExtension, repeatTimes, blockLen, Mmad's m / n / k): its C++ default
     member initializer is 0, a call that moves nothing. Python and C++ keep that default; a scenario step
-    must give the field (ascsim.scenario refuses a params table without it, divergences S5), because a
+    must give the field (ascsim.scenario refuses a params table without it, divergences K1), because a
     table written field by field that leaves one out is a slip, not a request for a NOP."""
     return field(default=0, metadata={EXTENT: True})
 
