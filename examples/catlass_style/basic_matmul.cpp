@@ -4,7 +4,8 @@
 // half), writes output/c.bin (row-major float), checks C against its own float reference and prints
 // "Compare success." or "Compare failed." as catlass's examples do.
 //
-//   cd WORKDIR && ascsim run examples/catlass_style/basic_matmul.cpp --chip a2 -- 100 70 300
+//   cd examples/data/catlass && ascsim run ../../catlass_style/basic_matmul.cpp --chip a2 -- 100 70 300
+//   (input/a.bin, input/b.bin from examples/make_data.py; tests/program/test_program_examples.py runs it)
 //   (-D MINI_SYNC_BUG: a missing WaitFlag; -D MINI_RACE_BUG: two blocks write one output tile)
 // tests/program/test_program_catlass_style.py runs it on A2 and 950 against numpy and breaks it both ways.
 
