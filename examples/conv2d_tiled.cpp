@@ -10,9 +10,7 @@
 //
 //   ascsim run examples/conv2d_tiled.cpp --chip 950 --gm x=examples/data/ct_x_l1.npy --gm w=examples/data/ct_w_l1.npy --gm y=y.npy:float:64x32
 //   ascsim run examples/conv2d_tiled.cpp --chip a2 --gm x=examples/data/ct_x_l1.npy --gm w=examples/data/ct_w_l1.npy --gm y=y.npy:float:64x32
-// GM inputs: x as NC1HWC0 (C1 x H x W x 16 half), w as B^T in NC1HWC0 form (Cout/16 x 1 x K x 16 half),
-// K = C * KH * KW in img2col column order (examples/make_data.py writes both from ct_x / ct_w;
-// tests/program/test_program_examples.py runs these commands and checks y against torch's conv2d).
+// GM inputs (examples/make_data.py): x as NC1HWC0 (C1 x H x W x 16 half), w as B^T in NC1HWC0 form (Cout/16 x 1 x K x 16 half), K = C * KH * KW in img2col column order.
 
 #include "kernel_operator.h"
 

@@ -8,8 +8,7 @@
 // "Mmad done reading it", primed once before the loop and drained after it.
 //
 //   ascsim run examples/matmul_pingpong.cpp --chip a2 --gm a=random:half:32x128:1 --gm b=random:half:128x32:2 --gm c=c.npy:float:32x32
-// (random:DTYPE:SHAPE:SEED inputs, docs/cpp.md; tests/program/test_program_examples.py runs this command and
-// checks c against numpy; tests/program/test_program_sync.py breaks its sync.)
+// (random: inputs, docs/cpp.md; tests/program/test_program_examples.py runs this command; test_program_sync.py breaks its sync.)
 
 #include "kernel_operator.h"
 

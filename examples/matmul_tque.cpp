@@ -6,8 +6,6 @@
 // docs/cpp.md).
 //
 //   ascsim run examples/matmul_tque.cpp --chip a2 --gm a=random:half:32x128:1 --gm b=random:half:128x32:2 --gm c=c.npy:float:32x32
-// (random:DTYPE:SHAPE:SEED inputs, docs/cpp.md; tests/program/test_program_examples.py runs this command and
-// checks c against numpy.)
 
 #include "kernel_operator.h"
 

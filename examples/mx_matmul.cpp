@@ -6,8 +6,6 @@
 //
 //   ascsim run examples/mx_matmul.cpp --chip 950 --gm a=examples/data/mx2_a.npy --gm sa=examples/data/mx2_sa.npy \
 //        --gm b=examples/data/mx2_bt.npy --gm sb=examples/data/mx2_sbt.npy --gm c=c.npy:float:32x48
-// (the fp8 / e8m0 codes as uint8 .npy files from examples/make_data.py; tests/program/test_program_examples.py
-// runs this command and checks c against the MX formula of docs/number_formats.md §9.)
 
 #include "kernel_operator.h"
 

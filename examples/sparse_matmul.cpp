@@ -5,8 +5,6 @@
 //
 //   ascsim run examples/sparse_matmul.cpp --chip a2 --gm a=examples/data/sk_a.npy --gm b=examples/data/sk_b_zn.npy \
 //        --gm idx=examples/data/sk_idx.npy --gm c=c.npy:int32_t:64x64
-// (examples/make_data.py writes the inputs from the 2:4-sparse sk_b; tests/program/test_program_examples.py
-// runs this command and checks c against numpy's a @ sk_b.)
 
 #include "kernel_operator.h"
 

@@ -5,7 +5,6 @@
 // "Compare success." or "Compare failed." as catlass's examples do.
 //
 //   cd examples/data/catlass && ascsim run ../../catlass_style/basic_matmul.cpp --chip a2 -- 100 70 300
-//   (input/a.bin, input/b.bin from examples/make_data.py; tests/program/test_program_examples.py runs it)
 //   (-D MINI_SYNC_BUG: a missing WaitFlag; -D MINI_RACE_BUG: two blocks write one output tile)
 // tests/program/test_program_catlass_style.py runs it on A2 and 950 against numpy and breaks it both ways.
 

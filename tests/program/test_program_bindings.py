@@ -134,7 +134,8 @@ def test_the_command_line_names_the_parameter(tmp_path: Path) -> None:
     """The tester's route: `ascsim run kernel.cpp --gm ...` with the float32 .npy: one line, exit 2."""
     _, src = _kernel(tmp_path, typed=True)
     np.save(tmp_path / "x32.npy", _x().astype(np.float32))
-    r = subprocess.run([sys.executable, "-m", "ascsim", "run", str(src), "--gm", f"x={tmp_path / 'x32.npy'}",
+    r = subprocess.run([sys.executable, "-m", "ascsim", "run", str(src), "-D", f"T_N={N}",
+                        "--gm", f"x={tmp_path / 'x32.npy'}",
                         "--gm", f"y={tmp_path / 'y.npy'}:half:{N}"], capture_output=True, text=True,
                        env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=600)
     assert r.returncode == 2
