@@ -120,7 +120,7 @@ def test_gm_access_outside_every_allocation(tmp_path: Path) -> None:
         "    AscendC::DataCopy(t, g, 4096);\n}\n")
     msg = _one_error(_run(tmp_path, "k.cpp", src))
     assert msg.startswith(f"k.cpp:{_line(src, 'DataCopy(t')}:")
-    assert "kernel parameter 'a'" in msg and "but the call reads its bytes [0, 8192)" in msg  # past its binding
+    assert "kernel parameter 'a'" in msg and "but the call reads its bytes [0, 8192)" in msg
     raw = HEAD + KERNEL + "    a[1 << 20] = 1;\n}\n"
     msg = _one_error(_run(tmp_path, "k.cpp", raw))
     assert "SIGSEGV" in msg and "outside every GM allocation" in msg
