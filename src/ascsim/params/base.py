@@ -4,7 +4,7 @@ hardware would see), and the config-word base of the bit-mode structs (named bit
 from __future__ import annotations
 
 import struct
-from dataclasses import field, fields
+from dataclasses import field, fields, is_dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -64,8 +64,8 @@ def extent() -> Any:
 
 
 def extents(cls: type) -> tuple[str, ...]:
-    """The extent fields of a params dataclass, in declaration order."""
-    return tuple(f.name for f in fields(cls) if f.metadata.get(EXTENT))
+    """The extent fields of a params dataclass, in declaration order (none for the bit-mode structs)."""
+    return tuple(f.name for f in fields(cls) if f.metadata.get(EXTENT)) if is_dataclass(cls) else ()
 
 
 class _Key(tuple):

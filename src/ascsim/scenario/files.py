@@ -390,11 +390,6 @@ def struct_value(sc: Scenario, loc: str, d: Any, *, written: bool = True) -> Any
     if cls is P.SetFMatrixBitModeParams:
         return _fmatrix_bitmode(sc, loc, values)
     hints = _type_hints(cls)
-    missing = [f for f in extents(cls) if f not in values] if written else []
-    if missing:
-        raise sc.error(f"{loc}.{missing[0]}", f"{tname} needs {missing[0]}: it sizes the call, and its C++ "
-                       "default 0 would make the call move nothing; give it (0 for a deliberate NOP)"
-                       + (f" (also missing: {', '.join(missing[1:])})" if len(missing) > 1 else ""))
     for k, v in values.items():
         if k not in hints:
             raise sc.error(f"{loc}.{k}", f"unknown field of {tname}{did_you_mean(k, hints)}; fields: "
@@ -402,6 +397,10 @@ def struct_value(sc: Scenario, loc: str, d: Any, *, written: bool = True) -> Any
         _check_field(sc, f"{loc}.{k}", v, hints[k])
         nested = _struct_hint(hints[k])
         if nested and v is not None:  # nested, e.g. FixpipeParamsArch3510.params = {type = "Nz2NdParams"}
+            inner = types.get(v.get("type"))
+            if inner is not None and not issubclass(inner, nested):  # the type first, then its fields
+                raise sc.error(f"{loc}.{k}.type", f"expected {' or '.join(c.__name__ for c in nested)}, got "
+                                                  f"{inner.__name__}")
             values[k] = struct_value(sc, f"{loc}.{k}", v)
             if not isinstance(values[k], nested):
                 raise sc.error(f"{loc}.{k}.type", f"expected {' or '.join(c.__name__ for c in nested)}, got "
@@ -412,7 +411,13 @@ def struct_value(sc: Scenario, loc: str, d: Any, *, written: bool = True) -> Any
             except (KeyError, ValueError):
                 raise sc.error(f"{loc}.{k}", f"expected a {hints[k].__name__} name "
                                              f"({', '.join(hints[k].__members__)}), got {brief(v)}") from None
-    return _api(sc, loc, tname, cls, **values)
+    obj = _api(sc, loc, tname, cls, **values)
+    missing = [f for f in extents(cls) if f not in values] if written else []
+    if missing:
+        raise sc.error(f"{loc}.{missing[0]}", f"{tname} needs {missing[0]}: it sizes the call, and its C++ "
+                       "default 0 would make the call move nothing; give it (0 for a deliberate NOP)"
+                       + (f" (also missing: {', '.join(missing[1:])})" if len(missing) > 1 else ""))
+    return obj
 
 
 def _struct_hint(hint: Any) -> tuple[type, ...]:
