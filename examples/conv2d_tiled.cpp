@@ -8,9 +8,9 @@
 // FixpipeParamsArch3510), chosen with __NPU_ARCH__ as the official examples do; L0A's layout (Zz on A2,
 // Nz on 950) is the instructions' business.
 //
-//   ascsim run examples/conv2d_tiled.cpp --chip 950 --gm x=x.bin --gm w=w.bin --gm y=y.npy:float:64x32
-// GM inputs: x as NC1HWC0 (C1 x H x W x 16 half), w as B^T in NC1HWC0 form (Cout/16 x 1 x K x 16 half),
-// K = C * KH * KW in img2col column order (tests/frontend/test_frontend_examples.py builds both with numpy).
+//   ascsim run examples/conv2d_tiled.cpp --chip 950 --gm x=examples/data/ct_x_l1.npy --gm w=examples/data/ct_w_l1.npy --gm y=y.npy:float:64x32
+//   ascsim run examples/conv2d_tiled.cpp --chip a2 --gm x=examples/data/ct_x_l1.npy --gm w=examples/data/ct_w_l1.npy --gm y=y.npy:float:64x32
+// GM inputs (examples/make_data.py): x as NC1HWC0 (C1 x H x W x 16 half), w as B^T in NC1HWC0 form (Cout/16 x 1 x K x 16 half), K = C * KH * KW in img2col column order.
 
 #include "kernel_operator.h"
 

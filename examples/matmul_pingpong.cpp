@@ -7,8 +7,8 @@
 // pages' pattern (同步控制/核内同步): a MTE1_M flag per buffer says "loaded", an M_MTE1 flag per buffer says
 // "Mmad done reading it", primed once before the loop and drained after it.
 //
-//   ascsim run examples/matmul_pingpong.cpp --chip a2 --gm a=a.npy --gm b=b.npy --gm c=c.npy:float:32x32
-// (tests/frontend/test_frontend_examples.py runs it against numpy; tests/frontend/test_frontend_sync.py breaks its sync.)
+//   ascsim run examples/matmul_pingpong.cpp --chip a2 --gm a=random:half:32x128:1 --gm b=random:half:128x32:2 --gm c=c.npy:float:32x32
+// (random: inputs, docs/cpp.md; tests/program/test_program_examples.py runs this command; test_program_sync.py breaks its sync.)
 
 #include "kernel_operator.h"
 

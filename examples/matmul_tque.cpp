@@ -5,7 +5,7 @@
 // Buffer addresses are the ones TPipe::InitBuffer gives (sequential per physical memory, see
 // docs/cpp.md).
 //
-//   ascsim run examples/matmul_tque.cpp --chip a2 --gm a=a.npy --gm b=b.npy --gm c=c.npy:float:32x32
+//   ascsim run examples/matmul_tque.cpp --chip a2 --gm a=random:half:32x128:1 --gm b=random:half:128x32:2 --gm c=c.npy:float:32x32
 
 #include "kernel_operator.h"
 

@@ -4,8 +4,8 @@
 // the 16 x 2 scale fractals Load2DMX reads. One LoadData per operand moves data and scales together;
 // MmadMx applies the scales; Fixpipe writes C row-major.
 //
-//   ascsim run examples/mx_matmul.cpp --chip 950 --gm a=a.bin --gm sa=sa.bin --gm b=b.bin --gm sb=sb.bin \
-//        --gm c=c.npy:float:32x48
+//   ascsim run examples/mx_matmul.cpp --chip 950 --gm a=examples/data/mx2_a.npy --gm sa=examples/data/mx2_sa.npy \
+//        --gm b=examples/data/mx2_bt.npy --gm sb=examples/data/mx2_sbt.npy --gm c=c.npy:float:32x48
 
 #include "kernel_operator.h"
 

@@ -3,8 +3,8 @@
 // laid out as Zn fractals) with its 2-bit index codes (4 per byte); LoadDataWithSparse moves both into L0B,
 // MmadWithSparse picks the A elements the codes name.
 //
-//   ascsim run examples/sparse_matmul.cpp --chip a2 --gm a=a.npy --gm b=b.bin --gm idx=idx.bin \
-//        --gm c=c.npy:int32_t:64x64
+//   ascsim run examples/sparse_matmul.cpp --chip a2 --gm a=examples/data/sk_a.npy --gm b=examples/data/sk_b_zn.npy \
+//        --gm idx=examples/data/sk_idx.npy --gm c=c.npy:int32_t:64x64
 
 #include "kernel_operator.h"
 

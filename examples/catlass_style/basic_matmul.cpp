@@ -4,7 +4,7 @@
 // half), writes output/c.bin (row-major float), checks C against its own float reference and prints
 // "Compare success." or "Compare failed." as catlass's examples do.
 //
-//   cd WORKDIR && ascsim run examples/catlass_style/basic_matmul.cpp --chip a2 -- 100 70 300
+//   cd examples/data/catlass && ascsim run ../../catlass_style/basic_matmul.cpp --chip a2 -- 100 70 300
 //   (-D MINI_SYNC_BUG: a missing WaitFlag; -D MINI_RACE_BUG: two blocks write one output tile)
 // tests/program/test_program_catlass_style.py runs it on A2 and 950 against numpy and breaks it both ways.
 

@@ -15,6 +15,7 @@ from ascsim import Core
 from ascsim.engine.sync import PIPES
 from ascsim.isa import table
 from ascsim.isa.table import INSTRUCTIONS, STRUCT, TENSOR, VALUE, operations, pipe_of
+from ascsim.params.base import extents
 from ascsim.planner.program import Call
 from ascsim.scenario import CALLS, load_scenario
 from ascsim.scenario.cpp import step_to_cpp
@@ -70,7 +71,8 @@ def _step_toml(ins: table.Instruction) -> str:
             lines.append(f'{a.step_key} = "t"')
         elif a.kind == STRUCT and not a.optional:
             structs = form.structs_of(a.name) or (table.LoadData2DParams,)
-            lines.append(f'{a.step_key} = {{type = "{structs[0].__name__}"}}')
+            sizes = "".join(f", {f} = 1" for f in extents(structs[0]))  # a table must give them
+            lines.append(f'{a.step_key} = {{type = "{structs[0].__name__}"{sizes}}}')
         elif a.kind == VALUE and a.step_default is table.REQUIRED:
             lines.append(f'{a.step_key} = "half"')
     return "\n".join(lines)

@@ -283,3 +283,41 @@ def test_quant_matmul_equals_numpy(runs) -> None:
     ref = ((a @ bt.T + bias).astype(np.float32) * np.float32(2.0**-9)).astype(np.float16)
     got = saved(runs, "quant_matmul").reshape(32, 32)
     np.testing.assert_array_equal(got.view(np.uint16), ref.view(np.uint16))
+
+
+# -- the examples are listed, and README names only files that exist ----------------------------------------
+
+
+def test_docs_index_lists_every_example() -> None:
+    """Every example file (scenarios, C++ kernels and programs, make_data.py) appears in docs/index.md."""
+    index = (EXAMPLES.parent / "docs" / "index.md").read_text(encoding="utf-8")
+    files = [p for p in EXAMPLES.iterdir() if p.is_file()]
+    files += sorted((EXAMPLES / "catlass_style").glob("*.cpp"))
+    for p in files:
+        name = p.relative_to(EXAMPLES).as_posix()
+        assert f"`{name}`" in index or f"examples/{name}" in index, f"docs/index.md does not list {name}"
+
+
+#: README tokens that name files a reader supplies or a command writes (not files of the repository).
+README_PLACEHOLDERS = {"prog.cpp", "kernel.cpp", "trace.toml", "out.svg", "c.npy", "l3d.svg"}
+_PATHY = re.compile(r"^[\w./-]+\.(?:cpp|asc|cc|toml|json|npy|bin|py|svg|md|html)$")
+
+
+def test_readme_commands_name_files_that_exist() -> None:
+    """Every path-looking token of README's code blocks exists in the repository, or is a placeholder /
+    output of README_PLACEHOLDERS (a --gm FILE:DTYPE:SHAPE output counts by its FILE)."""
+    root = EXAMPLES.parent
+    text = (root / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    assert blocks
+    missing = []
+    for line in "\n".join(blocks).splitlines():
+        here = root
+        if line.startswith("cd ") and "&&" in line:  # `cd DIR && ...`: the rest is relative to DIR
+            where, line = line[3:].split("&&", 1)
+            here = root / where.strip()
+        for raw in re.split(r"[\s\"'(),=]+", line):
+            token = raw.split(":")[0]
+            if _PATHY.match(token) and token not in README_PLACEHOLDERS and not (here / token).exists():
+                missing.append(token)
+    assert missing == []

@@ -9,6 +9,8 @@ docs/number_formats.md §9 (tests/support/mx_reference.py).
 
 from __future__ import annotations
 
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,13 @@ def _conv_inputs(c=32, h=8, w=8, cout=32, kh=3, kw=3, seed=1):
     rng = np.random.default_rng(seed)
     x = rng.integers(-2, 3, (1, c, h, w)).astype(np.float16)
     wt = rng.integers(-2, 3, (cout, c, kh, kw)).astype(np.float16)
+    return _conv_layouts(x, wt)
+
+
+def _conv_layouts(x: np.ndarray, wt: np.ndarray):
+    """(x as NC1HWC0, B^T as NC1HWC0 with H = 1, W = K, torch's conv2d as (Ho*Wo, Cout))."""
+    _, c, h, w = x.shape
+    cout, _, kh, kw = wt.shape
     x_l1 = x[0].reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1)  # NC1HWC0
     k = c * kh * kw
     b = np.zeros((k, cout), dtype=np.float16)  # img2col column order
@@ -155,3 +164,121 @@ def test_bin_output_and_raw_input(tmp_path: Path) -> None:
     run = load_kernel(EXAMPLES / "matmul_tque.cpp").run(gm=gm)
     assert run.save_outputs() == [tmp_path / "c.bin"]
     np.testing.assert_array_equal(np.fromfile(tmp_path / "c.bin", dtype=np.float32).reshape(32, 32), ref)
+
+
+# -- every C++ example runs by the command its header documents ----------------------------------------------
+
+CPP_EXAMPLES = sorted(EXAMPLES.glob("*.cpp")) + sorted((EXAMPLES / "catlass_style").glob("*.cpp"))
+
+
+def documented_commands(path: Path) -> list[str]:
+    """The `ascsim run ...` commands of a file's header comment (`\\` continues a line), as written."""
+    out, cur = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("//"):
+            break
+        text = line[2:].strip()
+        if cur is not None:
+            cur += " " + text.rstrip("\\").strip()
+        elif "ascsim run " in text:
+            cur = text.rstrip("\\").strip()
+        else:
+            continue
+        if not text.endswith("\\"):
+            out.append(cur)
+            cur = None
+    return out
+
+
+def _run_documented(command: str, root: Path) -> tuple[subprocess.CompletedProcess, Path]:
+    """Run `command` as a user would from a copy of the repository root (`cd DIR && ...` honoured)."""
+    cwd = root
+    if command.startswith("cd "):
+        where, command = command[3:].split("&&", 1)
+        cwd = root / where.strip()
+    argv = shlex.split(command)
+    assert argv[:2] == ["ascsim", "run"], command
+    r = subprocess.run([sys.executable, "-m", "ascsim", *argv[1:]], cwd=cwd, capture_output=True, text=True,
+                       env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=900)
+    return r, cwd
+
+
+@pytest.fixture(scope="module")
+def repo_copy(tmp_path_factory) -> Path:
+    """examples/ copied into a fresh root: the commands write their outputs there, not into the repository."""
+    root = tmp_path_factory.mktemp("repo")
+    shutil.copytree(EXAMPLES, root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _random(shape: tuple[int, ...], seed: int) -> np.ndarray:
+    """docs/cpp.md's random:half:SHAPE:SEED values: numpy default_rng(SEED) integers in [-4, 4]."""
+    return np.random.default_rng(seed).integers(-4, 5, shape).astype(np.float16)
+
+
+def _data(name: str) -> np.ndarray:
+    return np.load(EXAMPLES / "data" / f"{name}.npy")
+
+
+def _reference(example: str) -> tuple[str, np.ndarray]:
+    """(output file, its expected values) of a kernel example, from numpy / torch and the doc layouts."""
+    if example in ("matmul_pingpong.cpp", "matmul_tque.cpp"):
+        a, b = _random((32, 128), 1), _random((128, 32), 2)
+        return "c.npy", a.astype(np.float64) @ b.astype(np.float64)
+    if example == "conv2d_tiled.cpp":
+        x, wt = _data("ct_x"), _data("ct_w")
+        x_l1, b_l1, ref = _conv_layouts(x, wt)  # the doc layouts, written in this file
+        np.testing.assert_array_equal(_data("ct_x_l1"), x_l1)
+        np.testing.assert_array_equal(_data("ct_w_l1"), b_l1)
+        return "y.npy", ref
+    if example == "sparse_matmul.cpp":
+        a, b = _data("sk_a"), _data("sk_b")
+        assert all(np.count_nonzero(b[4 * g : 4 * g + 4, j]) <= 2 for g in range(32) for j in range(64))
+        dense, codes = doc_densify(b)
+        np.testing.assert_array_equal(_data("sk_b_zn"), zn(dense, 32))
+        packed = (zn(codes, 32).reshape(-1, 4) * 4 ** np.arange(4)).sum(axis=1).astype(np.uint8)
+        np.testing.assert_array_equal(_data("sk_idx"), packed)
+        return "c.npy", a.astype(np.int64) @ b.astype(np.int64)
+    if example == "mx_matmul.cpp":
+        a, bt, sa, sbt = _data("mx2_a"), _data("mx2_bt"), _data("mx2_sa"), _data("mx2_sbt")
+        return "c.npy", mx_reference("fp8_e4m3fn_t", "fp8_e5m2_t", a, sa, bt.T, sbt.T).astype(np.float32)
+    raise AssertionError(f"{example}: no reference")
+
+
+@pytest.mark.parametrize("command", [(p, c) for p in CPP_EXAMPLES for c in documented_commands(p)],
+                         ids=lambda pc: f"{pc[0].name}-{pc[1].split('--chip ')[1].split()[0]}")
+def test_every_cpp_example_runs_by_its_documented_command(repo_copy: Path, command: tuple[Path, str]) -> None:
+    """Exit 0, no warning, and the output equals the reference (the catlass program checks its own output
+    against a float reference and prints "Compare success."; its inputs are small integers, so C is exact)."""
+    path, cmd = command
+    r, cwd = _run_documented(cmd, repo_copy)
+    assert r.returncode == 0, r.stderr
+    assert "warning" not in r.stderr, r.stderr
+    if path.name == "basic_matmul.cpp":
+        assert "Compare success." in r.stdout
+        a = np.fromfile(cwd / "input" / "a.bin", np.float16).reshape(100, 300)
+        b = np.fromfile(cwd / "input" / "b.bin", np.float16).reshape(300, 70)
+        c = np.fromfile(cwd / "output" / "c.bin", np.float32).reshape(100, 70)
+        np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+        return
+    out, ref = _reference(path.name)
+    np.testing.assert_array_equal(np.load(cwd / out), ref)
+
+
+def test_every_cpp_example_documents_a_command_listed_in_the_docs() -> None:
+    index = (EXAMPLES.parent / "docs" / "index.md").read_text(encoding="utf-8")
+    for path in CPP_EXAMPLES:
+        commands = documented_commands(path)
+        assert commands, f"{path.name}: no `ascsim run` command in its header comment"
+        for c in commands:
+            assert c in index, f"{path.name}: docs/index.md does not show `{c}`"
+
+
+def test_catlass_inputs_match_make_data() -> None:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import make_data
+    finally:
+        sys.path.pop(0)
+    for name, arr in make_data.make_catlass().items():
+        assert (make_data.CATLASS / f"{name}.bin").read_bytes() == arr.tobytes(), name

@@ -111,7 +111,8 @@ def test_get_value_out_of_bounds_is_an_error_at_its_line(tmp_path: Path) -> None
 
 
 def test_gm_access_outside_every_allocation(tmp_path: Path) -> None:
-    """Through an instruction: refused at its line; through a raw pointer: the fault names GM."""
+    """Through an instruction: refused at its line, naming the --gm binding it runs past; through a raw
+    pointer: the fault names GM."""
     src = HEAD + KERNEL + (
         "    AscendC::GlobalTensor<half> g;\n"
         "    g.SetGlobalBuffer((__gm__ half*)a, 4096);\n"
@@ -119,7 +120,7 @@ def test_gm_access_outside_every_allocation(tmp_path: Path) -> None:
         "    AscendC::DataCopy(t, g, 4096);\n}\n")
     msg = _one_error(_run(tmp_path, "k.cpp", src))
     assert msg.startswith(f"k.cpp:{_line(src, 'DataCopy(t')}:")
-    assert "lie outside every GM allocation" in msg
+    assert "kernel parameter 'a'" in msg and "but the call reads its bytes [0, 8192)" in msg
     raw = HEAD + KERNEL + "    a[1 << 20] = 1;\n}\n"
     msg = _one_error(_run(tmp_path, "k.cpp", raw))
     assert "SIGSEGV" in msg and "outside every GM allocation" in msg

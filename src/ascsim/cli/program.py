@@ -44,7 +44,8 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
                    help="preprocessor define (e.g. -D SCENARIO_NUM=2)")
     g.add_argument("--gm", action="append", default=[], metavar="NAME=FILE[:DTYPE[:SHAPE]]",
                    help="kernel-only files: bind GM parameter NAME: an existing .npy/.bin is an input, "
-                   "FILE:DTYPE:SHAPE (e.g. out.npy:float:32x32) an output written after the run")
+                   "FILE:DTYPE:SHAPE (e.g. out.npy:float:32x32) an output written after the run, "
+                   "random:DTYPE:SHAPE[:SEED] an input of small random integers (docs/cpp.md)")
     g.add_argument("--template", default="", metavar="K=V,...",
                    help="kernel-only files: the entry's template arguments (e.g. M=30,N=40,K=70)")
     g.add_argument("--entry",

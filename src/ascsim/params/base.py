@@ -4,8 +4,8 @@ hardware would see), and the config-word base of the bit-mode structs (named bit
 from __future__ import annotations
 
 import struct
-from dataclasses import fields
-from typing import TypeVar
+from dataclasses import field, fields, is_dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -49,6 +49,23 @@ def _same(v: object, snap: object) -> bool:
 def _live(v: object) -> object:
     """The snapshot of a field that can change in place: a list's copy, a nested struct's key."""
     return v.key() if isinstance(v, Struct) else list(v)  # type: ignore[call-overload]
+
+
+#: The dataclass field metadata key marking an extent (`extent`).
+EXTENT = "extent"
+
+
+def extent() -> Any:
+    """A field that sizes the call (kExtension, repeatTimes, blockLen, Mmad's m / n / k): its C++ default
+    member initializer is 0, a call that moves nothing. Python and C++ keep that default; a scenario step
+    must give the field (ascsim.scenario refuses a params table without it, divergences K1), because a
+    table written field by field that leaves one out is a slip, not a request for a NOP."""
+    return field(default=0, metadata={EXTENT: True})
+
+
+def extents(cls: type) -> tuple[str, ...]:
+    """The extent fields of a params dataclass, in declaration order (none for the bit-mode structs)."""
+    return tuple(f.name for f in fields(cls) if f.metadata.get(EXTENT)) if is_dataclass(cls) else ()
 
 
 class _Key(tuple):

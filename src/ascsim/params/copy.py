@@ -23,7 +23,7 @@ from enum import IntEnum
 
 from ..base import coerce
 from ..base.errors import ParamRangeError, cpp_rejects
-from .base import Struct
+from .base import Struct, extent
 
 
 @dataclass
@@ -31,7 +31,7 @@ class DataCopyParams(Struct):
     """DataCopy GM->L1 in blocks. blockLen, srcStride (gap), dstStride (gap) in 32-B DataBlocks."""
 
     blockCount: int = 1
-    blockLen: int = 0
+    blockLen: int = extent()
     srcStride: int = 0
     dstStride: int = 0
 
@@ -57,9 +57,9 @@ class Nd2NzParams(Struct):
     """ND2NZ. src strides in elements, dstNzC0Stride/dstNzNStride in 32 B, dstNzMatrixStride in elements.
     b4 types give every value in b8 units (doc 约束说明)."""
 
-    ndNum: int = 0
-    nValue: int = 0
-    dValue: int = 0
+    ndNum: int = extent()
+    nValue: int = extent()
+    dValue: int = extent()
     srcNdMatrixStride: int = 0
     srcDValue: int = 0
     dstNzC0Stride: int = 0
@@ -71,9 +71,9 @@ class Nd2NzParams(Struct):
 class Dn2NzParams(Struct):
     """DN2NZ (950). nValue = DN columns (NZ rows), dValue = DN rows (NZ columns); units as Nd2NzParams."""
 
-    dnNum: int = 0
-    nValue: int = 0
-    dValue: int = 0
+    dnNum: int = extent()
+    nValue: int = extent()
+    dValue: int = extent()
     srcDnMatrixStride: int = 0
     srcDValue: int = 0
     dstNzC0Stride: int = 0
@@ -160,8 +160,8 @@ class FixpipeParamsV220(Struct):
     (NZ2NZ) or elements (NZ2ND); srcNdStride in 16*C0_Size; dstNdStride in elements. Positional order =
     the C++ constructors (kernel_struct_fixpipe.h)."""
 
-    nSize: int = 0
-    mSize: int = 0
+    nSize: int = extent()
+    mSize: int = extent()
     srcStride: int = 0
     dstStride: int = 0
     reluEn: bool = False
@@ -202,8 +202,8 @@ class FixpipeParamsArch3510(Struct):
     """Fixpipe L0C->GM, arch 3510 / Ascend 950 (表3). dstStride is in elements for every layout; `params`
     holds Nz2NdParams (CFG_ROW_MAJOR), Nz2DnParams (CFG_COLUMN_MAJOR) or None (CFG_NZ / defaults)."""
 
-    nSize: int = 0
-    mSize: int = 0
+    nSize: int = extent()
+    mSize: int = extent()
     srcStride: int = 0
     dstStride: int = 0
     quantPre: QuantMode_t = QuantMode_t.NoQuant
@@ -249,8 +249,8 @@ class DataCopyCO12DstParams(Struct):
     order = the C++ constructor (nSize, mSize, dstStride, srcStride, quantPre, reluPre, channelSplit,
     nz2ndEn); sid, unitFlag, clipReluPre, eltWiseOp by keyword. Units as FixpipeParamsV220."""
 
-    nSize: int = 0
-    mSize: int = 0
+    nSize: int = extent()
+    mSize: int = extent()
     dstStride: int = 0
     srcStride: int = 0
     quantPre: QuantMode_t = QuantMode_t.NoQuant
@@ -276,7 +276,7 @@ class DataCopyExtParams(Struct):
     dstStride (gap) in 32-B blocks; rsv reserved."""
 
     blockCount: int = 1
-    blockLen: int = 0
+    blockLen: int = extent()
     srcStride: int = 0
     dstStride: int = 0
     rsv: int = 0

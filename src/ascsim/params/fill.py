@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Struct
+from .base import Struct, extent
 
 
 @dataclass
@@ -16,8 +16,8 @@ class InitConstValueParams(Struct):
     `InitConstValueParams<T>(repeatTimes, initValue)` is `InitConstValueParams.repeat_only(...)`).
     initValue is a value of T, or `ascsim.Bits(pattern)`."""
 
-    repeatTimes: int = 0
-    blockNum: int = 0
+    repeatTimes: int = extent()
+    blockNum: int = 0  # not an extent: the repeat-only form (isa.fill) does not read it
     dstGap: int = 0
     initValue: float = 0
 

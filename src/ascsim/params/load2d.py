@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..base import coerce
 from ..base.errors import cpp_rejects
-from .base import ConfigWords, Struct, hex_word, with_accessors
+from .base import ConfigWords, Struct, extent, hex_word, with_accessors
 
 
 @dataclass
@@ -19,7 +19,7 @@ class LoadData2DParams(Struct):
     """LoadData 2D (doc: LoadData_2D.md 表2). Units are 512-B fractals."""
 
     startIndex: int = 0
-    repeatTimes: int = 0
+    repeatTimes: int = extent()
     srcStride: int = 0
     sid: int = 0
     dstGap: int = 0
@@ -34,8 +34,8 @@ class LoadData2DParamsV2(Struct):
 
     mStartPosition: int = 0
     kStartPosition: int = 0
-    mStep: int = 0
-    kStep: int = 0
+    mStep: int = extent()
+    kStep: int = extent()
     srcStride: int = 0
     dstStride: int = 0
     ifTranspose: bool = False
@@ -47,7 +47,7 @@ class LoadData2dTransposeParams(Struct):
     """LoadDataWithTranspose (doc: LoadDataWithTranspose.md 表3; seed 002)."""
 
     startIndex: int = 0
-    repeatTimes: int = 0
+    repeatTimes: int = extent()
     srcStride: int = 0
     dstGap: int = 0
     dstFracGap: int = 0
@@ -59,7 +59,7 @@ class LoadData2dTransposeParamsV2(Struct):
     """LoadDataWithTranspose V2 (Atlas 350 / 950; doc: LoadDataWithTranspose.md 表4)."""
 
     startIndex: int = 0
-    repeatTimes: int = 0
+    repeatTimes: int = extent()
     srcStride: int = 0
     dstGap: int = 0
     dstFracGap: int = 0
@@ -73,8 +73,8 @@ class LoadData2DMxParams(Struct):
 
     xStartPosition: int = 0
     yStartPosition: int = 0
-    xStep: int = 0
-    yStep: int = 0
+    xStep: int = extent()
+    yStep: int = extent()
     srcStride: int = 0
     dstStride: int = 0
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..base import coerce
 from ..base.errors import ParamRangeError, cpp_rejects
-from .base import ConfigWords, Struct, bits_of, config_word, hex_word, with_accessors, with_field
+from .base import ConfigWords, Struct, bits_of, config_word, extent, hex_word, with_accessors, with_field
 
 
 def _pads() -> list[int]:
@@ -49,8 +49,8 @@ class LoadData3DParamsV1(Struct):
     """Load3D v1 (Atlas training / inference AI Core). doc: LoadData_3D.md 表3."""
 
     padList: list[int] = field(default_factory=_pads)
-    l1H: int = 0
-    l1W: int = 0
+    l1H: int = extent()
+    l1W: int = extent()
     c1Index: int = 0
     fetchFilterW: int = 0
     fetchFilterH: int = 0
@@ -74,11 +74,11 @@ class LoadData3DParamsV2(Struct):
     """Load3D v2. doc: LoadData_3D.md 表4; defaults per kernel_struct_mm.h (strides/filters/dilations 1)."""
 
     padList: list[int] = field(default_factory=_pads)
-    l1H: int = 0
-    l1W: int = 0
-    channelSize: int = 0
-    kExtension: int = 0
-    mExtension: int = 0
+    l1H: int = extent()
+    l1W: int = extent()
+    channelSize: int = extent()
+    kExtension: int = extent()
+    mExtension: int = extent()
     kStartPt: int = 0
     mStartPt: int = 0
     strideW: int = 1
@@ -108,13 +108,13 @@ V2PRO_FILTER_FIELDS = (("strideW", 0, 8), ("strideH", 8, 8), ("filterW", 16, 8),
 class LoadData3DParamsV2Pro(Struct):
     """Load3D v2Pro: the window and filter packed in two u64 words. doc: LoadData_3D.md 表5."""
 
-    channelSize: int = 0
+    channelSize: int = extent()
     enTranspose: bool = False
     enSmallK: bool = False
     filterSizeW: bool = False
     filterSizeH: bool = False
     fMatrixCtrl: bool = False
-    extConfig: int = 0
+    extConfig: int = extent()
     filterConfig: int = 0x10101010101
 
     def _ext(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Struct
+from .base import Struct, extent
 
 
 @dataclass
@@ -12,9 +12,9 @@ class MmadParams(Struct):
     """Mmad. Constructor order (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB) plus the
     keyword fields of kernel_struct_mm.h. doc: Mmad.md 表4."""
 
-    m: int = 0
-    n: int = 0
-    k: int = 0
+    m: int = extent()
+    n: int = extent()
+    k: int = extent()
     isBias: bool = False
     fmOffset: int = 0
     enSsparse: bool = False

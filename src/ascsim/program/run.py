@@ -36,11 +36,12 @@ from ..base.errors import AscsimError
 from ..engine.gm_races import GmRaceChecker, GmRaceReport
 from ..engine.sync import SyncReport, SyncWarning
 from ..machine.chips import ChipProfile, get_chip
-from ..machine.dtypes import DType, from_bytes, get_dtype
+from ..machine.dtypes import DType, from_bytes, get_dtype, to_bytes
 from ..view.timeline import Timeline, timeline_of
 from . import protocol as P
 from .build import Built, Driver, build
-from .server import Server, TraceCall
+from .server import GmBinding, Server, TraceCall
+from .values import element_type_fits, type_mismatch
 
 #: Data (heap, static arrays, the block threads' stacks) a program may use; its GM is bounded separately
 #: (`gm_limit`, default GM_LIMIT). With the engine's own memory, a run stays under 2 GiB.
@@ -53,6 +54,10 @@ CPU_MARGIN = 10
 MAX_BLOCK_DIM = (1 << 32) - 1
 #: The main thread's stack (block threads: ASCSIM_STACK, 16 MB).
 PROGRAM_STACK = 64 << 20
+
+
+class BindingWarning(UserWarning):
+    """A --gm binding the kernel used only in part: an output whose bytes it did not all write."""
 
 
 class ProgramFault(AscsimError):
@@ -77,7 +82,9 @@ class Output:
 
 @dataclass(frozen=True)
 class Input:
-    """A GM parameter's initial bytes (copied into GM as they are); `dtype` is informative."""
+    """A GM parameter's initial bytes (copied into GM as they are). `dtype`: the element type the bytes
+    hold (a .npy's or an array's dtype, FILE:DTYPE's), checked against the type the kernel reads them as;
+    None (a raw .bin, bytes): unchecked."""
 
     data: bytes
     dtype: str | None = None
@@ -202,11 +209,9 @@ class Program:
                 entry = _driver_entry(self.built).name
                 raise AscsimError(f"{self.path}: --gm {unknown[0]}: the entry {entry} has no parameter "
                                   f"'{unknown[0]}' (parameters: {', '.join(params) or 'none'})")
-        gm_spec: dict[str, tuple[bytes | None, int]] = {}
-        for name, b in bindings.items():
-            gm_spec[name] = (b.data, len(b.data)) if isinstance(b, Input) else (None, b.nbytes)
+        gm_spec = {name: _gm_binding(name, b, self._param_types().get(name)) for name, b in bindings.items()}
         for p in (_driver_entry(self.built).params if self.built.kernel_only else ()):
-            gm_spec.setdefault(p.name, (None, 0))  # unbound: touching it stops with its name
+            gm_spec.setdefault(p.name, GmBinding(p.name, None, 0))  # unbound: touching it stops with its name
         races_checker = GmRaceChecker(strict=strict) if races else None
         server = Server(self.built.chip, strict=strict, gm_limit=gm_limit, bindings=gm_spec, blocks=blocks,
                         preload=dict(preload or {}), gm_races=races_checker,
@@ -238,6 +243,8 @@ class Program:
                 raw = server.gm.data[start : start + nbytes].tobytes()
                 run.raw_outputs[name] = raw
                 run.outputs[name] = _decode(raw, get_dtype(b.dtype), b.shape)
+                if fault is None:
+                    _warn_unwritten(run, gm_spec[name], server.unwritten(name))
         run.gm = server.gm
         run.server = server
         run.cores = [b.core for b in server.last_blocks]
@@ -245,6 +252,59 @@ class Program:
             fault.run = run  # type: ignore[attr-defined]
             raise fault
         return run
+
+
+    def _param_types(self) -> dict[str, str]:
+        """A kernel-only file's GM parameters -> the element type their pointer declares ("" for uint8_t* /
+        void*, GM_ADDR's spelling: the kernel says what it reads them as with GlobalTensor<T>)."""
+        if not self.built.kernel_only:
+            return {}
+        return {p.name: pointee(p.type) for p in _driver_entry(self.built).params}
+
+
+def pointee(ctype: str) -> str:
+    """`__gm__ const half*` -> "half"; "" for untyped pointers (uint8_t*, void*: GM_ADDR) and non-pointers."""
+    words = [w for w in ctype.replace("*", " * ").replace("&", " & ").split()
+             if w not in ("__gm__", "const", "volatile", "__restrict__", "__restrict", "struct")]
+    if words.count("*") != 1 or words[-1] != "*":
+        return ""
+    name = " ".join(words[:-1]).removeprefix("AscendC::").removeprefix("::")
+    return "" if name in ("uint8_t", "void", "unsigned char", "char") else name
+
+
+def _gm_binding(name: str, b: Input | Output, pointee_type: str | None) -> GmBinding:
+    """The server's view of one binding; a typed parameter's element type is checked here, before the run
+    (a GM_ADDR one's when the kernel makes its GlobalTensor<T>: values.Converter.global_)."""
+    if isinstance(b, Output):
+        g = GmBinding(name, None, b.nbytes, b.dtype, f"{b.path + ': ' if b.path else ''}output {b.dtype} "
+                      f"{'x'.join(map(str, b.shape))}", typed_at_run=pointee_type == "")
+    else:
+        source = b.path or (f"{b.dtype} array" if b.dtype else "bytes")
+        g = GmBinding(name, b.data, len(b.data), b.dtype, source, typed_at_run=pointee_type == "")
+    if pointee_type and g.dtype:
+        try:
+            kernel = get_dtype(pointee_type)
+        except AscsimError:
+            return g  # a pointer to a type ascsim does not know (a struct): nothing to compare with
+        if not element_type_fits(g.dtype, kernel):
+            raise AscsimError(type_mismatch(f"--gm {name}: {g.describe()}", g.dtype, kernel,
+                                            "the parameter is a pointer to"))
+    return g
+
+
+def _warn_unwritten(run: ProgramRun, b: GmBinding, runs: list[tuple[int, int]]) -> None:
+    """An output the kernel wrote only in part: a warning naming it and the bytes left (partial writes can
+    be intended, so this is not an error; a write past it is, in KernelGlobalMemory)."""
+    if not runs:
+        return
+    left = sum(hi - lo for lo, hi in runs)
+    shown = ", ".join(f"[{lo}, {hi})" for lo, hi in runs[:3]) + (f" and {len(runs) - 3} more" if len(runs) > 3
+                                                                  else "")
+    msg = (f"{b.describe()}: the kernel wrote {b.nbytes - left} of its {b.nbytes} B; bytes {shown} were "
+           "never written (they hold the 0xCD marker): bind the output to what the kernel writes, unless a "
+           "partial write is what you meant")
+    run.warnings.append(msg)
+    warnings.warn(msg, BindingWarning, stacklevel=3)
 
 
 def _check_positive(what: str, v: Any) -> None:
@@ -264,54 +324,94 @@ def _decode(raw: bytes, dt: DType, shape: tuple[int, ...]) -> np.ndarray:
     return np.asarray(from_bytes(dt, np.frombuffer(raw, dtype=np.uint8), n)).reshape(shape)
 
 
-def read_input(path: str | Path, what: str = "") -> bytes:
-    """A GM input file's bytes: a .npy array's data, anything else as it is."""
+def read_input(path: str | Path, what: str = "") -> tuple[bytes, str | None]:
+    """A GM input file's bytes and the element type they hold: a .npy array's data and dtype, anything else
+    as it is (no dtype: a raw .bin's bytes are not checked against the kernel's types)."""
     p = Path(path)
     try:
         if p.suffix == ".npy":
-            return np.ascontiguousarray(np.load(p, allow_pickle=False)).tobytes()
-        return p.read_bytes()
+            arr = np.load(p, allow_pickle=False)
+            return np.ascontiguousarray(arr).tobytes(), arr.dtype.name
+        return p.read_bytes(), None
     except (OSError, ValueError) as e:
         raise AscsimError(f"--gm {what or path}: cannot read {p}: {e}") from None
+
+
+#: `--gm NAME=random:DTYPE:SHAPE[:SEED]`: the seed when none is given.
+RANDOM_SEED = 0
+
+
+def random_values(dtype: str | DType, shape: tuple[int, ...], seed: int = RANDOM_SEED) -> np.ndarray:
+    """The values of `--gm NAME=random:DTYPE:SHAPE[:SEED]` (docs/cpp.md): numpy's default_rng(SEED) drawing
+    integers, uniformly, from [-4, 4] ([0, 8] for unsigned types, [-2, 2] for the 4-bit floats), exact in
+    every element type, so a kernel's result is exact too; fp8_e8m0_t (a scale) takes 2^k, k in [-3, 3]."""
+    dt = get_dtype(dtype)
+    rng = np.random.default_rng(seed)
+    if dt.name == "fp8_e8m0_t":
+        return np.exp2(rng.integers(-3, 4, shape)).astype(np.float64)
+    lo, hi = (0, 8) if dt.kind == "uint" else (-2, 2) if dt.kind == "float" and dt.bits == 4 else (-4, 4)
+    return rng.integers(lo, hi + 1, shape).astype(np.float64 if dt.kind == "float" else np.int64)
 
 
 def _binding(name: str, v: Any) -> Input | Output:
     if isinstance(v, (Input, Output)):
         return v
     if isinstance(v, np.ndarray):
-        return Input(np.ascontiguousarray(v).tobytes())
+        return Input(np.ascontiguousarray(v).tobytes(), v.dtype.name)
     if isinstance(v, (bytes, bytearray, memoryview)):
         return Input(bytes(v))
     if isinstance(v, (str, Path)):
-        return Input(read_input(v, f"{name}={v}"), None, str(v))
+        return Input(*read_input(v, f"{name}={v}"), str(v))
     raise AscsimError(f"gm[{name!r}]: expected an array, bytes, a file path, Input or Output, but got "
                       f"{type(v).__name__}")
 
 
 def parse_gm(spec: str) -> tuple[str, Input | Output]:
-    """`NAME=FILE` (input: .npy or raw .bin), `NAME=FILE:DTYPE` (input reinterpreted) or
-    `NAME=FILE:DTYPE:SHAPE` (output, SHAPE like 32x32 or 16x8x16x16)."""
+    """`NAME=FILE` (input: .npy or raw .bin), `NAME=FILE:DTYPE` (input: the file's bytes as DTYPE),
+    `NAME=FILE:DTYPE:SHAPE` (output, SHAPE like 32x32 or 16x8x16x16) or `NAME=random:DTYPE:SHAPE[:SEED]`
+    (input: `random_values`, deterministic for a SEED, default 0)."""
+    form = "NAME=FILE[:DTYPE[:SHAPE]] or NAME=random:DTYPE:SHAPE[:SEED]"
     if "=" not in spec:
-        raise AscsimError(f"--gm {spec}: expected NAME=FILE[:DTYPE[:SHAPE]]")
+        raise AscsimError(f"--gm {spec}: expected {form}")
     name, rest = spec.split("=", 1)
     parts = rest.split(":")
+    generated = parts[0] == "random"
+    if (len(parts) > (4 if generated else 3) or not name.isidentifier() or not parts[0]
+            or (generated and len(parts) < 3)):
+        raise AscsimError(f"--gm {spec}: expected {form}")
     path, dtype, shape = parts[0], parts[1] if len(parts) > 1 else None, parts[2] if len(parts) > 2 else None
-    if len(parts) > 3 or not name.isidentifier() or not path:
-        raise AscsimError(f"--gm {spec}: expected NAME=FILE[:DTYPE[:SHAPE]]")
     if dtype is not None:
         try:
             get_dtype(dtype)
         except AscsimError as e:
             raise AscsimError(f"--gm {spec}: {e}") from None
-    if shape is not None:
+    dims = _shape(spec, shape) if shape is not None else ()
+    if generated:
         try:
-            dims = tuple(int(d) for d in shape.lower().split("x"))
+            seed = int(parts[3]) if len(parts) > 3 else RANDOM_SEED
         except ValueError:
-            dims = ()
-        if not dims or any(d <= 0 for d in dims) or int(np.prod(dims)) > 1 << 31:
-            raise AscsimError(f"--gm {spec}: SHAPE must be positive sizes like 32x32")
+            seed = -1
+        if seed < 0:
+            raise AscsimError(f"--gm {spec}: SEED must be an integer >= 0, got {parts[3]!r}")
+        assert dtype is not None
+        if int(np.prod(dims)) > 1 << 26:
+            raise AscsimError(f"--gm {spec}: random inputs are at most {1 << 26} elements")
+        data = to_bytes(dtype, random_values(dtype, dims, seed)).tobytes()
+        return name, Input(data, get_dtype(dtype).name, rest)
+    if shape is not None:
         return name, Output(dtype or "float", dims, path)
-    return name, Input(read_input(path, spec), dtype, path)
+    data, file_dtype = read_input(path, spec)
+    return name, Input(data, dtype or file_dtype, path)
+
+
+def _shape(spec: str, text: str) -> tuple[int, ...]:
+    try:
+        dims = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        dims = ()
+    if not dims or any(d <= 0 for d in dims) or int(np.prod(dims)) > 1 << 31:
+        raise AscsimError(f"--gm {spec}: SHAPE must be positive sizes like 32x32")
+    return dims
 
 
 # -- the child process ---------------------------------------------------------------------------------------

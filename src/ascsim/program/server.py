@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import params
-from ..base.errors import AscsimError, HazardWarning, NotImplementedFeature, cpp_rejects
+from ..base.errors import AscsimError, BoundsError, HazardWarning, NotImplementedFeature, cpp_rejects
 from ..core import Core
 from ..engine.record import ExecReport
 from ..engine.sync import Access, PipeCall, SyncChecker, SyncReport, SyncWarning, call_accesses
@@ -51,8 +51,75 @@ API_NAMES = {
 #: giant allocations are not copied (an emitted scenario that needs one is refused).
 SNAPSHOT_LIMIT = 128 << 20
 
+#: Output bindings up to this size have their written bytes tracked (a partial write is reported).
+WRITE_TRACK_LIMIT = 1 << 26
+
 #: How many cross-core flag counts a core may hold (CrossCoreSetFlag(ISASI).md: "计数范围为0-15").
 CROSS_FLAG_MAX = 15
+
+
+@dataclass(frozen=True)
+class GmBinding:
+    """One GM parameter of a kernel-only file as the run binds it (ascsim.program.run builds these)."""
+
+    name: str
+    data: bytes | None  # an input's bytes; None: an output (nbytes > 0) or unbound (nbytes == 0)
+    nbytes: int
+    dtype: str | None = None  # the element type its values are (a .npy's, FILE:DTYPE's); None: raw bytes
+    source: str = ""  # how the user gave it, for messages ("a.npy", "an array", "Output(float, 32x32)")
+    typed_at_run: bool = False  # its parameter is uint8_t* / void* (GM_ADDR): check the GlobalTensor<T>
+
+    @property
+    def output(self) -> bool:
+        return self.data is None and self.nbytes > 0
+
+    def describe(self) -> str:
+        return f"kernel parameter '{self.name}'" + (f" ({self.source})" if self.source else "")
+
+
+class KernelGlobalMemory(SharedGlobalMemory):
+    """The shared GM of a run, knowing which allocations are --gm bindings: an access that starts in a
+    binding (or in the gap after it, where a pointer offset from it lands) and runs past its end is refused
+    naming the parameter, its bound size and the bytes the call needs. A binding's bytes are all the kernel
+    was given: reading or writing past a buffer is undefined behaviour in C++, so this is an error, not the
+    hazard a read past an aclrtMalloc allocation is (SharedGlobalMemory.check_range)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.params: dict[int, GmBinding] = {}  # start -> the binding allocated there
+
+    def binding_at(self, addr: int) -> tuple[int, GmBinding] | None:
+        """The binding whose allocation holds `addr` or is the last allocation before it."""
+        hit = None
+        for start, b in self.params.items():
+            if start <= addr and (hit is None or start > hit[0]):
+                hit = (start, b)
+        if hit is None:
+            return None
+        later = [s for s in self._starts if hit[0] < s <= addr]
+        return None if later else hit
+
+    def check_range(self, start: int, nbytes: int, what: str, *, write: bool = True) -> None:
+        try:
+            super().check_range(start, nbytes, what, write=write)
+        except BoundsError:
+            hit = self.binding_at(start) if nbytes > 0 else None
+            if hit is None:
+                raise
+            raise BoundsError(f"{what}: {overrun_message(hit[1], start - hit[0], nbytes, write)}") from None
+
+
+def overrun_message(b: GmBinding, rel: int, nbytes: int, write: bool) -> str:
+    """Why an access of bytes [rel, rel + nbytes) of binding `b` is refused (parameter, bound size, need)."""
+    verb = "writes" if write else "reads"
+    need = rel + nbytes
+    hint = ""
+    if b.output and b.dtype:
+        bits = dtype_of(b.dtype).bits
+        hint = f", e.g. {b.name}=FILE:{b.dtype}:{-(-need * 8 // bits)}"
+    return (f"{b.describe()} is bound to {b.nbytes} B, but the call {verb} its bytes [{rel}, {need}); a "
+            f"kernel-only file's kernel gets exactly the bytes bound (accessing past a buffer is undefined "
+            f"behaviour in C++): bind at least {need} B{hint}")
 
 
 @dataclass
@@ -123,14 +190,14 @@ class Server:
     """Serves one run of a program."""
 
     def __init__(self, chip: ChipProfile, *, strict: bool = False, gm_limit: int = 512 << 20,
-                 bindings: dict[str, tuple[bytes | None, int]] | None = None, blocks: int = 1,
+                 bindings: dict[str, GmBinding] | None = None, blocks: int = 1,
                  preload: dict[str, dict[int, bytes]] | None = None, sync_checker: Any = SyncChecker,
                  gm_races: Any = None, names: dict[str, str] | None = None) -> None:
         self.chip = chip
         self.strict = strict
         self.names = names or {}  # absolute source path -> the path as the user gave it
         self.vector_entries: set[str] = set()  # __vector__ kernels (the build found them)
-        self.gm = SharedGlobalMemory(capacity=1 << 36, limit=gm_limit)
+        self.gm = KernelGlobalMemory(capacity=1 << 36, limit=gm_limit)
         self.ops: dict[int, str] = {}
         self.sites: dict[int, str] = {}  # file:line (sync findings, the trace)
         self.columns: dict[int, str] = {}  # file:line:column (errors and the instructions' warnings)
@@ -157,6 +224,7 @@ class Server:
         self.gm_base = 0
         self.conv: Converter | None = None
         self.bindings: dict[str, tuple[int, int]] = {}  # kernel parameter -> (GM offset, bytes)
+        self.written: dict[str, np.ndarray] = {}  # output parameter -> which of its bytes a call wrote
         self.unbound: dict[int, str] = {}
         self._pending_bindings = bindings or {}
         self.handlers: dict[str, Callable[[int, str, list], None]] = {
@@ -208,14 +276,18 @@ class Server:
             raise P.BridgeError("the program reserved more GM than the engine has")
         self.gm_base = base
         self.conv = Converter(self.gm, base, self.structs, self.unbound)
-        for name, (data, nbytes) in self._pending_bindings.items():
-            if data is None and nbytes == 0:
+        for name, b in self._pending_bindings.items():
+            if b.data is None and b.nbytes == 0:
                 self.unbound[self.gm.reserve(1 << 20)] = name
                 continue
-            start = self.gm.allocate(nbytes, f"--gm {name}", exact=True)
-            if data is not None:
-                self.gm.data[start : start + len(data)] = np.frombuffer(data, dtype=np.uint8)
-            self.bindings[name] = (start, nbytes)
+            start = self.gm.allocate(b.nbytes, f"--gm {name}", exact=True)
+            self.gm.params[start] = b
+            if b.data is not None:
+                self.gm.data[start : start + len(b.data)] = np.frombuffer(b.data, dtype=np.uint8)
+            elif b.nbytes <= WRITE_TRACK_LIMIT:
+                self.written[name] = np.zeros(b.nbytes, dtype=bool)
+            self.bindings[name] = (start, b.nbytes)
+        self.conv.typed = {s: b for s, b in self.gm.params.items() if b.typed_at_run and b.dtype}
         self.gm_initial = {n: self.gm.data[s : s + b].copy() for n, (s, b) in self.bindings.items()}
 
     def _define(self, r: P.Reader) -> None:
@@ -325,9 +397,34 @@ class Server:
     def _checked(self, b: Block, call: PipeCall, gm: list[Access], atomic: bool) -> None:
         """The in-core checker sees the call; the cross-core one its GM bytes, with its number on its pipe."""
         seq = b.sync.instruction(call)
+        if self.written:
+            self._note_writes(gm)
         if self.gm_races is not None and gm:
             self.gm_races.access(b.index, gm, atomic=atomic, name=call.name, where=call.where, pipe=call.pipe,
                                  seq=seq)
+
+    def _note_writes(self, gm: list[Access]) -> None:
+        """Mark the bytes of output bindings these GM accesses wrote (for `unwritten`)."""
+        for a in gm:
+            if not a.write:
+                continue
+            for lo, hi in a.spans():
+                for name, mask in self.written.items():
+                    start = self.bindings[name][0]
+                    x, y = max(lo, start), min(hi, start + len(mask))
+                    if x < y:
+                        mask[x - start : y - start] = True
+
+    def unwritten(self, name: str) -> list[tuple[int, int]]:
+        """The byte runs [lo, hi) of output `name` that no call wrote and that still hold the GM marker (a
+        byte the program stored through a raw pointer is not a call's, but it changed the marker)."""
+        mask = self.written.get(name)
+        if mask is None:
+            return []
+        start, n = self.bindings[name]
+        left = ~mask & (self.gm.data[start : start + n] == self.gm.fill)
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], left.view(np.int8), [0]))))
+        return [(int(lo), int(hi)) for lo, hi in zip(edges[::2], edges[1::2], strict=True)]
 
     # -- launches -----------------------------------------------------------------------------------------
     def _launch(self, index: int, where: str, values: list) -> None:

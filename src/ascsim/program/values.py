@@ -117,6 +117,41 @@ ENUMS: dict[str, Callable[[str], Any]] = {
 }
 
 
+def _numpy_native(dt: dtypes.DType) -> bool:
+    """numpy holds `dt`'s values natively (int8 ... float32), not through ml_dtypes / en_dtypes codes."""
+    return dt.bits > 4 and type(dt.value_dtype).__module__.startswith("numpy")
+
+
+def element_type_fits(given: str, kernel: dtypes.DType, *, view: bool = False) -> bool:
+    """Can values of element type `given` (a .npy's dtype, FILE:DTYPE's, an Output's) be what the kernel
+    reads as `kernel`? The same type, or the same numbers under another name (float8_e4m3fn for
+    mx_fp8_e4m3_t), fit; so does an integer array of codes for a type numpy has no native form of (fp8,
+    bfloat16, e8m0, fp4, hifloat8, int4: their bits as uint8 / uint16, two 4-bit codes a byte). Any other
+    pair (float32 read as half, int8 as uint8) gives the kernel other numbers than the file holds.
+
+    `view`: `kernel` is the GlobalTensor<T> a GM_ADDR parameter is read through, which may be a view for
+    moving bytes (examples/mx_matmul.cpp copies its uint8 e8m0 scales through a half view): integer arrays
+    are taken as bytes then, and only float values read as another type are refused."""
+    try:
+        g = dtypes.get_dtype(given)
+    except AscsimError:
+        return False  # float64, bool, complex: no Ascend C element type
+    if g is kernel or (g.bits == kernel.bits and g.value_dtype == kernel.value_dtype):
+        return True
+    if view and g.kind in ("int", "uint"):
+        return True
+    codes = g.kind in ("int", "uint") and (g.bits == kernel.bits or (kernel.bits == 4 and g.bits == 8))
+    return codes and not _numpy_native(kernel)
+
+
+def type_mismatch(what: str, given: str, kernel: dtypes.DType, how: str) -> str:
+    """The message for a binding of `given` values that the kernel reads as `kernel` (`how` it does)."""
+    form = (f"a .npy of {kernel.value_dtype.name}" if _numpy_native(kernel)
+            else f"its codes as a .npy of uint{max(kernel.bits, 8)}")
+    return (f"{what} holds {given} values, but {how} {kernel.name}: the kernel would read other numbers than "
+            f"the file holds; bind {kernel.name} data ({form}), or a raw .bin (its bytes are not checked)")
+
+
 def dtype_of(name: str) -> dtypes.DType:
     """The element type of a tensor the program passed."""
     try:
@@ -136,6 +171,8 @@ class Converter:
         self.gm_base = gm_base
         self.structs = structs
         self.unbound = unbound  # GM offset -> kernel parameter left unbound (kernel-only files)
+        self.typed: dict[int, Any] = {}  # GM start -> a binding (server.GmBinding) whose GM_ADDR parameter's
+        # element type is the GlobalTensor<T> the kernel reads it with
         self._views: dict[tuple, LocalTensor] = {}
 
     # -- tensors ------------------------------------------------------------------------------------------
@@ -177,8 +214,19 @@ class Converter:
             if name:
                 raise ProgramError(f"the kernel touches parameter '{name}', which is not bound: give it with "
                                    f"--gm {name}=FILE")
+            near = getattr(self.gm, "binding_at", lambda _: None)(off)
+            if near is not None:
+                start, b = near
+                need = off - start + max(ref.elements, 1) * dt.bits // 8
+                raise ProgramError(f"a GlobalTensor<{dt.name}> at byte {off - start} of {b.describe()}, "
+                                   f"which is bound to {b.nbytes} B: the kernel was given fewer bytes than "
+                                   f"it uses (bind at least {need} B)")
             raise ProgramError(f"a GlobalTensor<{dt.name}> at GM address {off} lies in no allocation "
                                "(freed, or never allocated with aclrtMalloc)")
+        b = self.typed.get(hit[0])
+        if b is not None and not element_type_fits(b.dtype, dt, view=True):
+            raise ProgramError(type_mismatch(b.describe(), b.dtype, dt,
+                                             "the kernel reads it as a GlobalTensor of"))
         room = (hit[0] + hit[1] - off) * 8 // dt.bits
         n = min(ref.elements, room) if ref.elements else room
         t = LocalTensor(self.gm, "GM", off, dt, n)

@@ -22,6 +22,7 @@ from ..machine.chips import get_chip
 from ..machine.dtypes import DType, get_dtype
 from ..machine.layouts import align
 from ..machine.memory import POSITION_MEMORY, memory_of, position_hint
+from ..params.base import extents
 from .expect import parse_expects
 from .schema import (
     INT_MAX,
@@ -371,8 +372,11 @@ def step_value(a: Arg, v: Any) -> Any:
     return v
 
 
-def struct_value(sc: Scenario, loc: str, d: Any) -> Any:
-    """Build a params struct from {type = NAME, field = value, ...} with type checks per field."""
+def struct_value(sc: Scenario, loc: str, d: Any, *, written: bool = True) -> Any:
+    """Build a params struct from {type = NAME, field = value, ...} with type checks per field. A table the
+    file `written` must give the struct's extents (params.base.extent: kExtension, repeatTimes, m / n / k:
+    their C++ default 0 is a call that moves nothing); a struct the step leaves out entirely where the C++
+    API has an overload without it (`mx_params`, `pad_params`) is the default-constructed one."""
     expect_type(sc, loc, d, dict, "a table with type = \"<struct name>\" and its fields")
     types = struct_types()
     tname = d.get("type")
@@ -393,6 +397,10 @@ def struct_value(sc: Scenario, loc: str, d: Any) -> Any:
         _check_field(sc, f"{loc}.{k}", v, hints[k])
         nested = _struct_hint(hints[k])
         if nested and v is not None:  # nested, e.g. FixpipeParamsArch3510.params = {type = "Nz2NdParams"}
+            inner = types.get(v.get("type"))
+            if inner is not None and not issubclass(inner, nested):  # the type first, then its fields
+                raise sc.error(f"{loc}.{k}.type", f"expected {' or '.join(c.__name__ for c in nested)}, got "
+                                                  f"{inner.__name__}")
             values[k] = struct_value(sc, f"{loc}.{k}", v)
             if not isinstance(values[k], nested):
                 raise sc.error(f"{loc}.{k}.type", f"expected {' or '.join(c.__name__ for c in nested)}, got "
@@ -403,7 +411,13 @@ def struct_value(sc: Scenario, loc: str, d: Any) -> Any:
             except (KeyError, ValueError):
                 raise sc.error(f"{loc}.{k}", f"expected a {hints[k].__name__} name "
                                              f"({', '.join(hints[k].__members__)}), got {brief(v)}") from None
-    return _api(sc, loc, tname, cls, **values)
+    obj = _api(sc, loc, tname, cls, **values)
+    missing = [f for f in extents(cls) if f not in values] if written else []
+    if missing:
+        raise sc.error(f"{loc}.{missing[0]}", f"{tname} needs {missing[0]}: it sizes the call, and its C++ "
+                       "default 0 would make the call move nothing; give it (0 for a deliberate NOP)"
+                       + (f" (also missing: {', '.join(missing[1:])})" if len(missing) > 1 else ""))
+    return obj
 
 
 def _struct_hint(hint: Any) -> tuple[type, ...]:
@@ -530,7 +544,9 @@ def step_struct(sc: Scenario, step: Step, part: str = "params") -> Any:
     arg = next((a for a in form.step_args() if a.step_key == part), None)
     default = ({"type": form.structs_of(arg.name)[0].__name__}
                if arg is not None and arg.step_default is STRUCT_DEFAULT else None)
-    return struct_value(sc, f"{step.line}.{part}", step.raw.get(part, default))
+    given = step.raw.get(part)
+    return struct_value(sc, f"{step.line}.{part}", default if given is None else given,
+                        written=given is not None)
 
 
 def step_config(step: Step) -> P.IsResetLoad3dConfig | None:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import NotImplementedFeature
+from ..params.base import EXTENT
 
 
 def toml_value(v: Any) -> str:
@@ -89,12 +90,13 @@ def plain(v: Any) -> Any:
 
 def struct_table(p: Any) -> dict[str, Any]:
     """A params struct as a scenario table {type = NAME, field = value, ...}: the fields that differ from the
-    C++ default (omitted fields take it, docs/scenarios.md)."""
+    C++ default (omitted fields take it, docs/scenarios.md), and the extents always (a scenario must give
+    them, even 0: params.base.extent)."""
     out: dict[str, Any] = {"type": type(p).__name__}
     default = type(p)()
     for f in dataclasses.fields(p):
         v = getattr(p, f.name)
-        if v != getattr(default, f.name) or f.name in ("padList",):
+        if v != getattr(default, f.name) or f.name in ("padList",) or f.metadata.get(EXTENT):
             out[f.name] = v
     return out
 
