@@ -278,3 +278,31 @@ def test_int4_wraps_and_truncates(scalar_run: tuple) -> None:
     size, w, n, t = map(int, line.split()[1:])
     assert size == 1
     assert (w, n, t) == (((11 + 8) % 16) - 8, ((-9 + 8) % 16) - 8, -3)
+
+
+GLOBAL_OFFSETS = r"""
+#include "kernel_operator.h"
+#include <cstdio>
+using namespace AscendC;
+int main() {
+    alignas(64) static uint8_t buf[256];
+    GlobalTensor<int4b_t> g4;
+    g4.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t*>(buf), 512);
+    GlobalTensor<half> g16;
+    g16.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(buf), 128);
+    auto at = [&](const void* p) { return static_cast<long>(static_cast<const uint8_t*>(p) - buf); };
+    std::printf("%ld %ld %ld %ld\n", at(g4[64].address_), at(g4[65].address_), at(g4[1].address_),
+                at(g16[3].address_));
+    return 0;
+}
+"""
+
+
+def test_global_tensor_index_counts_elements_of_4_bit_types_in_half_bytes(tmp_path: Path) -> None:
+    """`GlobalTensor<int4b_t>[n]` moves n / 2 bytes, rounded down (asc-devkit
+    impl/basic_api/kernel_tensor_impl.h:1651-1673: `offset / INT4_TWO` for half-byte types); a 2-byte type
+    moves 2n. (A planner kernel's second int4 A block at element 19200 was taken as byte 19200.)"""
+    src = tmp_path / "offsets.cpp"
+    src.write_text(GLOBAL_OFFSETS)
+    run = load_program(src, "a2").run(cwd=tmp_path, capture=True)
+    assert run.stdout.split() == ["32", "32", "0", "6"]

@@ -138,9 +138,12 @@ public:
     }
     __gm__ PrimType& operator()(uint64_t offset) { return address_[offset]; }
 
+    // `offset` counts elements: a 4-bit type moves half a byte per element, rounded down as the C++ API's
+    // `offset / INT4_TWO` (asc-devkit impl/basic_api/kernel_tensor_impl.h:1651-1673), not one byte
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor r = *this;
-        r.address_ = address_ + offset;
+        r.address_ = reinterpret_cast<__gm__ PrimType*>(reinterpret_cast<__gm__ uint8_t*>(address_) +
+                                                         offset * ::ascsim::rt::ElementBits<PrimType>::value / 8);
         return r;
     }
     template <class U>
