@@ -42,10 +42,11 @@ class Progress:
     output starts on a clean line."""
 
     def __init__(self, what: str, total: int | None = None, *, stream: TextIO | None = None,
-                 delay: float = 2.0, interval: float = 0.25, enabled: bool | None = None, tick: bool = True
-                 ) -> None:
+                 delay: float = 2.0, interval: float = 0.25, enabled: bool | None = None, tick: bool = True,
+                 unit: str = "") -> None:
         self.what = what
         self.total = total
+        self.unit = f" {unit}" if unit else ""
         self.done = 0
         self.detail = ""
         self._stream = sys.stderr if stream is None else stream
@@ -76,11 +77,17 @@ class Progress:
         self._maybe_show()
 
     def line(self) -> str:
-        """The text shown now (also what a test reads)."""
-        count = f"{self.done:,}" if self.total is None else \
-            f"{self.done:,}/{self.total:,} ({100 * self.done // max(self.total, 1)}%)"
+        """The text shown now (also what a test reads): `what: done/total (p%) unit detail, t s`; a step with
+        nothing to count (a compile) shows only its elapsed time."""
+        if self.total is not None:
+            count = f" {self.done:,}/{self.total:,} ({100 * self.done // max(self.total, 1)}%){self.unit}"
+        elif self.done or self.unit:
+            count = f" {self.done:,}{self.unit}"
+        else:
+            count = ""
         detail = f" {self.detail}" if self.detail else ""
-        return f"{self.what}: {count}{detail}, {time.monotonic() - self._start:.1f} s"
+        head = f"{self.what}:{count}{detail}" if count or detail else self.what
+        return f"{head}, {time.monotonic() - self._start:.1f} s"
 
     def _tick(self) -> None:
         while not self._stop.wait(max(self._interval, 0.05)):

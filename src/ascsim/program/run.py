@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import AscsimError
+from ..base.progress import Progress
 from ..engine.gm_races import GmRaceChecker, GmRaceReport
 from ..engine.sync import SyncReport, SyncWarning
 from ..machine.chips import ChipProfile, get_chip
@@ -222,7 +223,10 @@ class Program:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                rc, out, err = _spawn(self.built, server, list(args), cwd, timeout, capture)
+                # a long run says how many calls it has served (on a terminal; base.progress)
+                with Progress(f"running {self.name or self.path.name}", unit="calls") as shown:
+                    server.progress = shown
+                    rc, out, err = _spawn(self.built, server, list(args), cwd, timeout, capture)
             except ProgramFault as e:  # raised again below, carrying what the run did before it ended
                 fault, rc = e, -1
                 out, err = getattr(e, "stdout", ""), getattr(e, "stderr", "")
@@ -561,8 +565,8 @@ def load_program(path: str | Path, chip: str = "a2", *, includes: Sequence[str] 
                  name: str | None = None) -> Program:
     """Build a program with a `main` (cached by content) for `chip`; `name` is how messages name the file."""
     _check_positive("compile_timeout", compile_timeout)
-    return Program(build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}),
-                         timeout=compile_timeout), name)
+    return Program(_build(path, chip, includes=list(includes), defines=dict(defines or {}),
+                          timeout=compile_timeout), name)
 
 
 def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] | None = None, *,
@@ -574,9 +578,16 @@ def load_kernel(path: str | Path, chip: str = "a2", defines: Mapping[str, str] |
     A file with a `main` is built as a program (`run(args=...)`). `name` is how messages name the file."""
     _check_positive("compile_timeout", compile_timeout)
     drv = Driver(entry, {k: _template_text(v) for k, v in (template or {}).items()}, required=False)
-    built = build(path, get_chip(chip), includes=list(includes), defines=dict(defines or {}), driver=drv,
-                  timeout=compile_timeout)
+    built = _build(path, chip, includes=list(includes), defines=dict(defines or {}), driver=drv,
+                   timeout=compile_timeout)
     return Program(built, name)
+
+
+def _build(path: str | Path, chip: str, **how: Any) -> Built:
+    """`build`, with a progress line while it takes long (a big template library compiles for tens of
+    seconds; the first build on a machine also builds the compiler's libc++)."""
+    with Progress(f"building {Path(path).name}"):
+        return build(path, get_chip(chip), **how)
 
 
 def _template_text(v: Any) -> str:

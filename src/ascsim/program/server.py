@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import params
 from ..base.errors import AscsimError, BoundsError, HazardWarning, NotImplementedFeature, cpp_rejects
+from ..base.progress import Progress
 from ..core import Core
 from ..engine.record import ExecReport
 from ..engine.sync import Access, PipeCall, SyncChecker, SyncReport, SyncWarning, call_accesses
@@ -211,6 +212,7 @@ class Server:
         self.fault: tuple[int, int, int] | None = None  # (signal, address, block) the program reported
         self.last_call = ""  # "Name at file:line" of the last request, for a crash's message
         self.stopped = False  # the engine told the program to stop (it exits with QUIT_STATUS)
+        self.progress: Progress | None = None  # counts served calls on a terminal (Program.run sets it)
         self.launches = 0
         self.preload = preload or {}
         self.kernel_blocks = blocks
@@ -254,6 +256,8 @@ class Server:
             r = P.Reader(body, 1)
             if kind == 0x43:  # C
                 self._call(r)
+                if self.progress is not None:
+                    self.progress.update()
             elif kind == 0x44:  # D
                 self._define(r)
             elif kind == 0x48:  # H
