@@ -227,9 +227,9 @@ def test_gm_tensor_size_is_bounded(tmp_path: Path, spec: dict, start: str) -> No
     raw = scenario()
     raw["tensors"]["g"] = {"position": "GM", "dtype": "half", **spec}
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time, not wall time: a shared machine's stalls do not count
     fails(tmp_path, raw, start)
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
     assert tracemalloc.get_traced_memory()[1] < 16 << 20
     tracemalloc.stop()
 

@@ -380,7 +380,7 @@ def run_case(case: Case, base: Path) -> Outcome:
     argv += case.args
     o, e = io.StringIO(), io.StringIO()
     raised = None
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with warnings.catch_warnings(record=True) as leaked, contextlib.redirect_stdout(o), \
             contextlib.redirect_stderr(e):
         warnings.simplefilter("always")
@@ -392,7 +392,7 @@ def run_case(case: Case, base: Path) -> Outcome:
             import traceback
 
             rc, raised = None, traceback.format_exc()
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     new = _snapshot(base) - before
     allowed = str(out.resolve())
     escaped = sorted(p for p in new if not (p == allowed or p.startswith(allowed + os.sep)))
