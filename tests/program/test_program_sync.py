@@ -116,6 +116,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c)
 """
 
 
+@pytest.mark.filterwarnings("ignore:kernel parameter .c.:UserWarning")  # the kernel never writes c
 def test_missing_deque_is_reported_with_both_lines() -> None:
     """TQue反例 (关键特性说明.md 反例2): without `a1 = qA1.DeQue<half>()` nothing orders the MTE2 copy
     before the MTE1 load that reads it, and the EnQue is never taken out."""
