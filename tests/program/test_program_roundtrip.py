@@ -110,7 +110,8 @@ def test_explain_and_draw_a_kernel_call(tmp_path: Path, capsys) -> None:
     assert main(["explain", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "4", "--fractal", "0", *gm]) == 0
     out = capsys.readouterr().out
     assert out.startswith("call 4: LoadDataWithTranspose at matmul_pingpong.cpp:107")
-    assert "dst[1] L0B 0x0002 (fractal 0 row 0 col 1) <- b1_2000[16] L1 0x2020: fractal 0 row 1 col 0" in out
+    # the source as the call writes it (`LoadDataWithTranspose(b2[...], b1, params)`)
+    assert "dst[1] L0B 0x0002 (fractal 0 row 0 col 1) <- b1[16] L1 0x2020: fractal 0 row 1 col 0" in out
     svg = tmp_path / "c4.svg"
     assert main(["draw", str(EXAMPLES / "matmul_pingpong.cpp"), "--call", "4", "-o", str(svg), *gm]) == 0
     assert svg.read_text().startswith("<?xml")

@@ -56,7 +56,7 @@ def test_outputs_carry_the_picture_as_html(executed):
         assert page.count("<svg") == 1 and "<?xml" not in page, tag
         assert len(out["data"]["text/plain"]) < 300, tag  # not 60 KB of XML
     text = _cell(nb, "load3d-explain").outputs[0]["data"]["text/plain"]
-    assert text.startswith("step 0: Load3Dv2 -> Load3Dv2  LoadData3DParamsV2{padList=[1, 1, 1, 1], l1H=6")
+    assert text.startswith("call 0: Load3Dv2 -> Load3Dv2  LoadData3DParamsV2{padList=[1, 1, 1, 1], l1H=6")
     assert "dst col (L0A 0x0000, half)  <-  src fmap (L1 0x0000, half)" in text and "dst[37]" in text
     text = _cell(nb, "ldwt-explain").outputs[0]["data"]["text/plain"]
     assert "LoadData2dTransposeParams{startIndex=0, repeatTimes=3" in text and "<- weights[" in text

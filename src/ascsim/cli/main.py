@@ -176,7 +176,12 @@ def _cmd_draw(args: argparse.Namespace) -> int:
 
 def _cmd_explore(args: argparse.Namespace) -> int:
     from ..view.explore import write_explorer
+    from .program import is_program
 
+    if is_program(args.file):
+        from .program import cmd_explore
+
+        return cmd_explore(args)
     _, run = _run_file(args.file)
     path = write_explorer(run, args.out, region=args.region)
     print(f"wrote {path} ({len(run.results)} steps; open it in a browser)")
@@ -293,10 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     w.set_defaults(func=_cmd_draw)
     x = sub.add_parser("explore", help="write one self-contained HTML page to explore every step "
                        "(zoom, pan, pick a region; hover an element: what it read / what read it)")
-    x.add_argument("file", help="scenario file")
+    x.add_argument("file", help="scenario file, or an Ascend C kernel-only file (its traced run, one entry "
+                   "per call, as --emit-scenario writes it)")
     x.add_argument("-o", "--out", required=True, help="output page (.html)")
     x.add_argument("--region", metavar="FRACTALS", help="destination fractals per step (as draw --region; "
                    "default: all)")
+    add_program_options(x)
     x.set_defaults(func=_cmd_explore)
     from .plan import add_commands  # plan / port / diff (issue 12)
 

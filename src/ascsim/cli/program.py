@@ -154,13 +154,21 @@ def call_summary(call) -> str:  # noqa: ANN001 - a TraceCall
     return f"{head}: wrote {rep.bytes_written:,} B, read {rep.bytes_read:,} B{extra}"
 
 
-def traced_scenario(args: argparse.Namespace, workdir: Path):  # noqa: ANN201
-    """Run the program and load its trace as a scenario (for explain / draw); returns (scenario, call)."""
-    from ..base.errors import AscsimError
+def traced_run(args: argparse.Namespace, workdir: Path):  # noqa: ANN201
+    """Run the program and load its trace as a scenario (`--emit-scenario`'s, program.emit): the one way
+    explain, draw and explore see a program's calls. Returns (ProgramRun, Scenario)."""
     from ..program.emit import write_scenario
     from ..scenario import load_scenario
 
     run = run_program(args, capture=True)
+    return run, load_scenario(write_scenario(run, workdir / "trace.toml"))
+
+
+def traced_scenario(args: argparse.Namespace, workdir: Path):  # noqa: ANN201
+    """`traced_run` for explain / draw --call N: returns (scenario, the call)."""
+    from ..base.errors import AscsimError
+
+    run, sc = traced_run(args, workdir)
     n = len(run.trace)
     if args.call is None:
         raise AscsimError(f"{Path(args.file).name}: give --call N, one of the program's {n} instruction and "
@@ -168,20 +176,21 @@ def traced_scenario(args: argparse.Namespace, workdir: Path):  # noqa: ANN201
     if not 0 <= args.call < n:
         raise AscsimError(f"{Path(args.file).name}: call {args.call} does not exist (the kernel made {n} "
                           "instruction and register calls; see `ascsim run`)")
-    return load_scenario(write_scenario(run, workdir / "trace.toml")), run.trace[args.call]
+    return sc, run.trace[args.call]
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     import tempfile
 
     from ..scenario import run_scenario
-    from ..view.explain import explain_step
+    from ..view.explain import explain_view, step_view, with_names
 
     with tempfile.TemporaryDirectory() as d:
         sc, call = traced_scenario(args, Path(d))
         run = run_scenario(sc, upto=args.call)
         print(f"call {args.call}: {call.name} at {call.where}")
-        print(explain_step(run, args.call, dst_index=args.dst, fractal=args.fractal, part=args.part))
+        view = with_names(step_view(run, args.call, args.part), call.names)
+        print(explain_view(view, args.dst, args.fractal))
     return 0
 
 
@@ -189,11 +198,30 @@ def cmd_draw(args: argparse.Namespace) -> int:
     import tempfile
 
     from ..scenario import run_scenario
-    from ..view.draw import draw_step
+    from ..view.draw import draw_view, run_others
+    from ..view.explain import step_view, with_names
 
     with tempfile.TemporaryDirectory() as d:
-        sc, _ = traced_scenario(args, Path(d))
+        sc, call = traced_scenario(args, Path(d))
         run = run_scenario(sc, upto=args.call)
-        draw_step(run, args.call, args.out)
+        view = with_names(step_view(run, args.call, who="draw"), call.names)
+        draw_view(view, args.out, region=args.region, labels=args.labels, focus=args.focus,
+                  cumulative=args.cumulative, others=run_others(run, args.call))
     print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    """`ascsim explore kernel.cpp --gm ... -o page.html`: the explorer of the program's traced run, one
+    entry per call, operands named as the calls wrote them."""
+    import tempfile
+
+    from ..scenario import run_scenario
+    from ..view.explore import write_explorer
+
+    with tempfile.TemporaryDirectory() as d:
+        run, sc = traced_run(args, Path(d))
+        path = write_explorer(run_scenario(sc), args.out, region=args.region,
+                              calls=[c.names for c in run.trace])
+    print(f"wrote {path} ({len(run.trace)} calls; open it in a browser)")
     return 0

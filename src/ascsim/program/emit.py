@@ -14,6 +14,7 @@ through one element type and read through another is two tensors; scalar SetValu
 from __future__ import annotations
 
 import dataclasses
+import re
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ _ARGS = [a for ins in INSTRUCTIONS for f in ins.forms for a in f.op.args]
 _TENSOR_KEYS = tuple(dict.fromkeys(a.step_key for a in _ARGS if a.kind == TENSOR))
 _WRITTEN_KEYS = frozenset(a.step_key for a in _ARGS if a.kind == TENSOR and a.writes)
 _STRUCT_KEYS = frozenset(a.step_key for a in _ARGS if a.kind == STRUCT)
+#: A C++ argument that can name a scenario tensor as it is (not `a1[off]`, not `que.Get()`).
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclasses.dataclass
@@ -73,10 +76,12 @@ def _key(run: Any, t: LocalTensor) -> tuple:
 
 
 def _groups(run: Any) -> dict[tuple, _Group]:
-    """Tensor groups named after what they are: a GM group after its kernel parameter (a kernel-only file)
-    or its allocation ("gm0", "gm1", ... in allocation order), an on-chip group after its position and
-    address ("b1_2000")."""
+    """Tensor groups named after what they are: a GM group after its kernel parameter (a kernel-only file);
+    any other group after the C++ variable its calls pass (`a1Local`: program.callsite) when they pass it
+    under one plain identifier that no other group's calls use, else after its allocation ("gm0", "gm1",
+    ... in allocation order) or its position and address ("b1_2000")."""
     groups: dict[tuple, _Group] = {}
+    written: dict[tuple, set[str]] = {}  # group -> the plain identifiers its calls pass it as
     labels = {start: name for name, (start, _) in run.server.bindings.items()}
     for i, start in enumerate(sorted(run.gm.live)):
         labels.setdefault(start, f"gm{i}")
@@ -93,6 +98,9 @@ def _groups(run: Any) -> dict[tuple, _Group]:
                 for a in call_accesses(call.report, [], [t]):
                     hi = max(hi, a.end)
             key = _key(run, t)
+            text = call.names.get(k, "")
+            if _IDENT.fullmatch(text):
+                written.setdefault(key, set()).add(text)
             g = groups.get(key)
             if g is None:
                 name = labels.get(base, "") if t.position == "GM" else ""
@@ -102,7 +110,23 @@ def _groups(run: Any) -> dict[tuple, _Group]:
                 groups[key] = _Group(name, t.memory.name, t.position, t.dtype, lo, hi, base)
             else:
                 g.start, g.end = min(g.start, lo), max(g.end, hi)
+    _name_after_variables(groups, written, set(run.server.bindings))
     return groups
+
+
+def _name_after_variables(groups: dict[tuple, _Group], written: dict[tuple, set[str]],
+                          params: set[str]) -> None:
+    """Rename the groups whose calls pass them under one identifier, unique among the groups (a scenario
+    tensor's name must be a plain identifier and unique; a kernel parameter's group keeps its name)."""
+    chosen = {key: next(iter(ids)) for key, ids in written.items()
+              if len(ids) == 1 and not (groups[key].position == "GM" and groups[key].name in params)}
+    claims: dict[str, int] = {}
+    for n in chosen.values():
+        claims[n] = claims.get(n, 0) + 1
+    kept = {g.name for key, g in groups.items() if key not in chosen}
+    for key, n in chosen.items():
+        if claims[n] == 1 and (n not in kept or n == groups[key].name):
+            groups[key].name = n
 
 
 def _unique(base: str, used: set[str]) -> str:

@@ -35,6 +35,8 @@ from ..machine.dtypes import Bits as RawBits
 from ..machine.dtypes import DType
 from ..machine.memory import LocalTensor, SharedGlobalMemory
 from . import protocol as P
+from .callsite import CallSites, has_tensors, operand_names
+from .headers import include_dir
 from .values import Converter, ProgramError, dtype_of
 
 #: The C++ names of the runtime's operations (for messages).
@@ -133,6 +135,7 @@ class TraceCall:
     where: str  # file:line of the call
     step: dict | None  # the scenario step (tensors as LocalTensors)
     report: ExecReport | None
+    names: dict[str, str] = field(default_factory=dict)  # step key -> the tensor argument as written
 
 
 @dataclass
@@ -203,6 +206,9 @@ class Server:
         self.sites: dict[int, str] = {}  # file:line (sync findings, the trace)
         self.columns: dict[int, str] = {}  # file:line:column (errors and the instructions' warnings)
         self.at = ""  # the current call's file:line:column
+        self.files: dict[int, tuple[str, int, int]] = {}  # line id -> (file as compiled, line, column)
+        self.site = -1  # the current call's line id
+        self.callsites = CallSites(skip=(include_dir(),))  # the calls' argument texts (program.callsite)
         self.structs: dict[int, tuple[str, tuple[str, ...]]] = {}
         self.table_ops = {op.method: op for op in table.operations()}
         self.trace: list[TraceCall] = []
@@ -303,6 +309,7 @@ class Server:
             path = self.names.get(name) or short_path(name)
             self.sites[ident] = f"{path}:{line}"
             self.columns[ident] = f"{path}:{line}:{column}" if column else f"{path}:{line}"
+            self.files[ident] = (name, line, column)
         elif what == 0x74:  # t
             fields_ = tuple(f.strip() for f in r.str().split(",") if f.strip())
             self.structs[ident] = (name.rsplit("::", 1)[-1], fields_)
@@ -314,6 +321,7 @@ class Server:
         name = self.ops.get(op_id)
         where = self.sites.get(site_id, "?")
         self.at = self.columns.get(site_id, where)
+        self.site = site_id
         if name is None:
             raise P.BridgeError(f"operation {op_id} used before its definition")
         values = r.values(self.structs)
@@ -392,8 +400,17 @@ class Server:
                 call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"), rep)
                 gm = [a for a in acc if a.memory == "GM"]
                 self._sync(b, where, lambda: self._checked(b, call, gm, atomic))
-        self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep))
+        self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep,
+                                    self._names(ins, form, kwargs)))
         self.ch.ok()
+
+    def _names(self, ins: table.Instruction, form: table.Form, kwargs: dict[str, Any]) -> dict[str, str]:
+        """The current call's tensor arguments as its source line writes them ({}: not readable there)."""
+        site = self.files.get(self.site)
+        if site is None or not has_tensors(form):
+            return {}
+        args = self.callsites.arguments(site[0], site[1], site[2], ins.name)
+        return operand_names(args, form, kwargs) if args is not None else {}
 
     def _sync(self, b: Block, where: str, fn: Callable[[], Any]) -> None:
         self._warned(where, fn)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Callable
@@ -36,13 +37,38 @@ TIMELINE_VIEW: Any = None
 TIMELINE_MODULE = "ascsim.view.timeline"
 
 
-@dataclass
+#: Steps a ScenarioRun's notebook table lists (a scenario may have 100,000).
+HTML_ROWS = 500
+
+
+@dataclass(repr=False)
 class ScenarioRun:
     scenario: Scenario
     core: Core
     tensors: dict[str, LocalTensor]
     results: list[StepResult] = field(default_factory=list)
     expects: list = field(default_factory=list)  # ascsim.expectations.ExpectResult per [[expect]]
+
+    def __repr__(self) -> str:
+        """One line (the dataclass's repr would print every tensor and step): file, chip, steps, saves."""
+        sc = self.scenario
+        n = len(self.results)
+        ran = f"{n} of {len(sc.steps)}" if n < len(sc.steps) else str(n)
+        return (f"<ScenarioRun {sc.path.name}: chip {sc.chip}, {ran} steps run, saves "
+                f"{', '.join(sc.save) or 'nothing'}>")
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the line above, then a table of the steps run, each with the summary line
+        `ascsim run` prints for it (at most HTML_ROWS rows)."""
+        rows = "".join(f"<tr><td>{r.step.index}</td><td>{html.escape(r.step.call)}</td>"
+                       f"<td><code>{html.escape(r.summary)}</code></td></tr>"
+                       for r in self.results[:HTML_ROWS])
+        more = len(self.results) - HTML_ROWS
+        if more > 0:
+            rows += f"<tr><td colspan='3'>... and {more:,} more steps</td></tr>"
+        return (f"<div><div style='font-family:monospace'>{html.escape(repr(self))}</div>"
+                "<table><thead><tr><th>step</th><th>call</th><th>summary</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table></div>")
 
     def timeline(self, cost_model: Any = None) -> Any:
         """The predicted pipe timeline of the steps (one after another: a PIPE_ALL after each), an

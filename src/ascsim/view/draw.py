@@ -1068,8 +1068,8 @@ def build_picture(view: StepView, *, region: str | Sequence[int] | None = None, 
     _decorate(pic, foc)
     # text blocks
     what = view.plan.instr if view.call == view.plan.instr else f"{view.call} -> {view.plan.instr}"
-    pic.title = f"{'call' if view.call == view.plan.instr else 'step'} {view.index}: {what}" \
-        if view.index >= 0 else what
+    # a scenario step is a "step", a Python or compiled call a "call" (as the CLI and the explorer say)
+    pic.title = f"{view.unit} {view.index}: {what}" if view.index >= 0 else what
     pic.blocks.append(("call", _params_lines(view)))
     pic.blocks.append(("result", _summary_lines(g, other_labels) + notes))
     regs = _registers_lines(view.regs)

@@ -30,6 +30,7 @@ the step, after any `{tensor, index}` offset), exactly like the plan's offsets.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -76,6 +77,7 @@ class StepView:
     regs: Any = None  # the core's registers after the step (Registers), for the register panel
     regs_note: str = "after this step"  # whose registers `regs` are
     params: Any = None  # the call's parameter struct, when known (legend / explorer)
+    unit: str = "step"  # what titles call it: a scenario "step", a Python or compiled program's "call"
 
     @property
     def spec(self) -> Any:
@@ -193,6 +195,20 @@ def step_view(run: Any, step_index: int, part: str = "data", who: str = "explain
         except UnsupportedError:  # that half was a NOP (repeatTimes / xStep / yStep = 0)
             view.aux = None
     return view
+
+
+def with_names(view: StepView, names: Mapping[str, str], unit: str = "call") -> StepView:
+    """The view of a compiled program's call (a traced scenario's step): titled `unit`, its operands named
+    as the call wrote them (`names`: step key -> argument text, program.callsite; a key not given keeps
+    the scenario tensor's name)."""
+    if view.part != "data":  # the index / scale part: its destination is a region of the data destination
+        dst = names.get("dst")
+        return dataclasses.replace(view, dst_name=f"{view.dst.memory.name}[{dst}]" if dst else view.dst_name,
+                                   src_name=names.get("idx" if view.part == "index" else "src_mx")
+                                   or view.src_name, unit=unit)
+    return dataclasses.replace(view, dst_name=names.get("dst" if "dst" in view.raw else "c") or view.dst_name,
+                               src_name=names.get("src") or view.src_name, unit=unit,
+                               aux=with_names(view.aux, names, unit) if view.aux is not None else None)
 
 
 def _part_view(run: Any, step_index: int, part: str) -> StepView:
@@ -473,7 +489,8 @@ def view_summary(view: StepView) -> dict[str, Any]:
     src_map, counts = final_map(view)
     written = np.flatnonzero(src_map != NOT_WRITTEN)
     out: dict[str, Any] = {
-        "step": view.index if view.index >= 0 else "-", "call": view.call, "instr": plan.instr,
+        "step": view.index if view.index >= 0 else "-", "unit": view.unit, "call": view.call,
+        "instr": plan.instr,
         "params": view.raw.get("params", {}), "packed": packed_fields(view.params),
         "part": view.part, "frac_bytes": view.frac_bytes,
         "dst": f"{view.dst_name} ({view.dst.memory.name} 0x{view.dst.offset:04x}, {view.dst.dtype.name})"
@@ -568,7 +585,7 @@ def _part_line(s: dict[str, Any]) -> str:
 def format_summary(s: dict[str, Any]) -> str:
     part = f" [part {s['part']}]" if s.get("part", "data") != "data" else ""
     params = _fmt_params(s["params"], s.get("packed"))
-    lines = [f"step {s['step']}: {s['call']} -> {s['instr']}{part}  {params}",
+    lines = [f"{s.get('unit', 'step')} {s['step']}: {s['call']} -> {s['instr']}{part}  {params}",
              f"  dst {s['dst']}" + (f"  <-  src {s['src']}" if s["src"] else "")]
     if "img2col" in s:
         g = s["img2col"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import json
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,15 @@ from ..base.progress import Progress
 from ..scenario import ScenarioRun, StepResult, build, summarize
 from ..scenario.run import exec_step
 from .draw import build_picture, cell_labels, label_pass, register_lines, render, run_others
-from .explain import describe, format_summary, reading_lines, step_view, view_provenance, view_summary
+from .explain import (
+    describe,
+    format_summary,
+    reading_lines,
+    step_view,
+    view_provenance,
+    view_summary,
+    with_names,
+)
 
 #: Explain lines embedded per step (each ~150 B).
 MAX_LINES = 6_000
@@ -65,8 +73,6 @@ def _picture_data(run: ScenarioRun, view: Any, region: str | None) -> dict:
     """The overview picture of a data step's StepView with its hover map, labels and explain lines."""
     n = view.index
     pic = build_picture(view, region=region or "all", others=run_others(run, n))
-    if pic.title.startswith("call "):  # draw says "call" when the step's call is the instruction itself
-        pic.title = "step " + pic.title.split(" ", 1)[1]
     label_pass(pic, "auto")
     svg, placed, _ = render(pic, None, "svg")
     src_p, dst_p = pic.rows[0]
@@ -106,9 +112,11 @@ def _picture_data(run: ScenarioRun, view: Any, region: str | None) -> dict:
     return data
 
 
-def step_data(run: ScenarioRun, n: int, region: str | None = None) -> dict:
+def step_data(run: ScenarioRun, n: int, region: str | None = None,
+              names: Mapping[str, str] | None = None) -> dict:
     """Everything the page needs for step n, from the run's state right now (call it right after step n
-    ran: `write_explorer` does, while it replays the scenario)."""
+    ran: `write_explorer` does, while it replays the scenario). `names`: step n is a compiled program's
+    call, its operands named as the call wrote them (`explain.with_names`)."""
     res = run.results[n]
     rep = res.report
     data: dict[str, Any] = {
@@ -120,12 +128,14 @@ def step_data(run: ScenarioRun, n: int, region: str | None = None) -> dict:
         "pic": None,
     }
     if rep is None:
-        data["why"] = "this step sets registers: nothing to draw"
+        data["why"] = f"this {'step' if names is None else 'call'} sets registers: nothing to draw"
     elif rep.plan is None:
         data["why"] = (f"{rep.instr} records no access plan (a NOP, or it computes rather than moves): "
                        "nothing to draw")
     else:
         view = step_view(run, n, who="explore")
+        if names is not None:
+            view = with_names(view, names)
         data["explain"] = format_summary(view_summary(view))
         data["pic"] = _picture_data(run, view, region)
     return data
@@ -144,9 +154,13 @@ def replay(run: ScenarioRun, visit: Callable[[ScenarioRun, int], None]) -> None:
             visit(again, step.index)
 
 
-def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None) -> Path:
+def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None, *,
+                   calls: Sequence[Mapping[str, str]] | None = None) -> Path:
     """Write the explorer page of a ScenarioRun to `out` (.html): every step of the run, each with the state
-    it had when it ran. `region`: destination fractals per picture (default: all, as `draw --region`)."""
+    it had when it ran. `region`: destination fractals per picture (default: all, as `draw --region`).
+    `calls`: the run is a compiled program's traced run (program.emit), one operand-name mapping per call
+    (`TraceCall.names`): the page then says "call N", as `ascsim run` / `draw --call N` do, and names the
+    operands as the program's calls wrote them."""
     out = Path(out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise ParamRangeError(f"explore: out must end in .html, but got {out.name!r}")
@@ -157,13 +171,15 @@ def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None)
     with Progress(f"explore: drawing {out.name}", total=len(run.results)) as shown:
 
         def visit(again: ScenarioRun, n: int) -> None:
-            steps.append(step_data(again, n, region))
+            steps.append(step_data(again, n, region, calls[n] if calls is not None else None))
             shown.update()
 
         replay(run, visit)
     title = html.escape(run.scenario.description or run.scenario.path.name)
     payload = json.dumps(steps, separators=(",", ":")).replace("</", "<\\/")
-    out.write_text(_PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload), encoding="utf-8")
+    unit = json.dumps("call" if calls is not None else "step")
+    page = _PAGE.replace("{{TITLE}}", title).replace("{{UNIT}}", unit).replace("{{DATA}}", payload)
+    out.write_text(page, encoding="utf-8")
     return out
 
 
@@ -219,6 +235,7 @@ fractals <input id="rfrom" type="number" min="0"> &ndash; <input id="rto" type="
 </div></div>
 <script>
 "use strict";
+const UNIT = {{UNIT}};  // "step" (a scenario) or "call" (a compiled program's traced run)
 const STEPS = {{DATA}};
 const NS = "http://www.w3.org/2000/svg";
 let cur = 0, full = null, home = null, vb = null, miniDrag = false, rev = null, drag = null, selMode = false;
@@ -259,8 +276,8 @@ function clearHl() {
 function shortLine(pic, i, e) {
   const f = Math.floor(e / pic.fe), s = pic.srcx[i] >= 0 ? " <- source cell (" + pic.dlab[i] + ")" : "";
   return "dst[" + e + "] (fractal " + f + ")" +
-    (pic.written[i] ? s || " <- pad" : ": not written by this step") +
-    "  [full line: ascsim explain FILE --step " + STEPS[cur].step + " --dst " + e + "]";
+    (pic.written[i] ? s || " <- pad" : ": not written by this " + UNIT) +
+    "  [full line: ascsim explain FILE --" + UNIT + " " + STEPS[cur].step + " --dst " + e + "]";
 }
 function hover(ev) {
   const pic = P();
@@ -274,7 +291,7 @@ function hover(ev) {
     rect(svg, pic.dst, c[0], c[1], "hl", "hl-dst");
     $("info").dataset.element = e; $("info").dataset.side = "dst"; delete $("info").dataset.count;
     $("info").textContent = pic.line[i] >= 0 ? pic.lines[pic.line[i]] :
-      pic.written[i] ? shortLine(pic, i, e) : "dst[" + e + "]: not written by this step";
+      pic.written[i] ? shortLine(pic, i, e) : "dst[" + e + "]: not written by this " + UNIT;
     if (pic.src && pic.srcx[i] >= 0) rect(svg, pic.src, pic.srcx[i], pic.srcy[i], "hl", "hl-src");
     return;
   }
@@ -406,11 +423,11 @@ function show(k) {
   const s = STEPS[cur], pic = s.pic;
   for (const li of $("steps").children) li.classList.toggle("cur", +li.dataset.step === s.step);
   $("steps").children[cur].scrollIntoView({block: "nearest"});
-  $("stepname").textContent = (pic ? pic.title : "step " + s.step + ": " + s.call) + "  (" + STEPS.length +
-    " steps: 0-" + (STEPS.length - 1) + ")";
+  $("stepname").textContent = (pic ? pic.title : UNIT + " " + s.step + ": " + s.call) + "  (" +
+    STEPS.length + " " + UNIT + "s: 0-" + (STEPS.length - 1) + ")";
   const mem = (h, xs) => xs.length ? "\n" + h + ":\n  " + xs.join("\n  ") : "";
   $("side").textContent = s.summary + (s.explain ? "\n\n" + s.explain : "") + mem("memories read", s.reads) +
-    mem("memories written", s.writes) + "\n\nregisters after step " + s.step + ":\n  " +
+    mem("memories written", s.writes) + "\n\nregisters after " + UNIT + " " + s.step + ":\n  " +
     s.registers.join("\n  ") + (s.readings.length ? "\n\n" + s.readings.join("\n") : "") +
     (pic && pic.notes && pic.notes.length ? "\n" + pic.notes.join("\n") : "") +
     (pic && pic.note ? "\n" + pic.note : "");
@@ -418,7 +435,7 @@ function show(k) {
   $("mini").style.display = pic ? "" : "none";
   if (!pic) {
     $("pic").innerHTML = "<p id='nopic' style='padding:1em'></p>";
-    $("nopic").textContent = "step " + s.step + " (" + s.call + "): " + s.why;
+    $("nopic").textContent = UNIT + " " + s.step + " (" + s.call + "): " + s.why;
     return;
   }
   $("pic").innerHTML = pic.svg;

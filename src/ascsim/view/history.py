@@ -96,7 +96,7 @@ def report_view(report: Any, *, index: int = -1, dst: LocalTensor | None = None,
     return StepView(index, report.instr, {"params": params}, plan, dst, src, operand_name(dst),
                     operand_name(src), 0, 0, _src_spec(src, src_layout, src_shape), report.pad_pattern,
                     report.boundary, notes=tuple(report.notes), regs=regs,
-                    regs_note=regs_note or "after this call", params=report.params)
+                    regs_note=regs_note or "after this call", params=report.params, unit="call")
 
 
 def _log_position(report: Any) -> tuple[int, list[tuple[str, Any]]]:
