@@ -52,6 +52,7 @@ class TilePlan:
     objective: str
     candidates: int
     l1_regions: dict[str, int]
+    buffers: int = 2  # slots per level the search reserved (L1 A / B blocks, L0A / L0B tiles)
 
     @property
     def kind(self) -> str:
@@ -174,15 +175,16 @@ class TilePlan:
 
     # -- report ------------------------------------------------------------------------------------
     def occupancy(self) -> dict[str, tuple[int, int]]:
-        """(bytes used, capacity) per memory."""
+        """(bytes used, capacity) per memory: `buffers` slots of the L1 blocks and L0A / L0B tiles."""
         g, mem = self.gemm, self.chip.memory_sizes
         ms, ns, ks = ({s.ext for s in segs} for segs in (g.m_segs, g.n_segs, g.k_segs))
         l0a = max(g.tile_load("a", m, k)[3] for m in ms for k in ks)
         l0b = max(g.tile_load("b", k, n)[3] for n in ns for k in ks)
         ha = max(g.tile_load("a", m, g.k_segs[0].ext)[2] for m in ms)
         nb = max(g.tile_load("b", g.k_segs[0].ext, n)[2] for n in ns)
-        out = {"L1": (sum(self.l1_regions.values()), mem["L1"]), "L0A": (l0a, mem["L0A"]),
-               "L0B": (l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
+        r, nb_ = self.l1_regions, self.buffers
+        out = {"L1": (nb_ * (r["a"] + r["b"]) + r.get("bias", 0), mem["L1"]), "L0A": (nb_ * l0a, mem["L0A"]),
+               "L0B": (nb_ * l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
         if g.bias is not None:
             out["BT"] = (nb * g.csize, mem["BT"])
         return out
@@ -227,13 +229,14 @@ def _check_tiles(instr: str, tiles, dims: tuple[int, int, int], step: tuple[int,
 @lru_cache(maxsize=64)
 def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "auto",
                 tiles: tuple[int, int, int] | None = None, objective: str = "balanced",
-                instr: str = "plan matmul", tile_step: int | None = None) -> TilePlan:
+                instr: str = "plan matmul", tile_step: int | None = None, buffering: str = "double"
+                ) -> TilePlan:
     """Search the tilings and loads of a matmul (planner.search) and return the cheapest `TilePlan`.
 
     a_load / b_load force a load ("load2d", "transpose", "load3d", "load2dv2"); tiles force (mt, nt, kt)
     (multiples of `tile_step`, default the dtype's granularity, or >= the whole dimension)."""
     p = problem
-    s = MatmulSearch(p, objective, instr)
+    s = MatmulSearch(p, objective, instr, _buffers(instr, buffering))
     la_all = s.resolve_load("a", p.a_trans, a_load)
     lb_all = s.resolve_load("b", p.b_trans, b_load)
     if tiles is not None:
@@ -251,19 +254,25 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
     n = s.evaluated  # before the reasons price the alternatives
     reasons = [s.load_reasons("a", p.a_trans, ch.a_load, ch), s.load_reasons("b", p.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g), s.buffers)
+
+
+def _buffers(instr: str, buffering: str) -> int:
+    if buffering not in ("double", "single"):
+        raise ParamRangeError(f"{instr}: buffering must be 'double' or 'single', but got {buffering!r}")
+    return 2 if buffering == "double" else 1
 
 
 @lru_cache(maxsize=64)
 def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = None,
                 objective: str = "balanced", instr: str = "plan conv2d", b_load: str = "auto",
-                weights: str = "auto") -> TilePlan:
+                weights: str = "auto", buffering: str = "double") -> TilePlan:
     """Search the tilings, channel padding, weight layout and B load of a conv2d and return the cheapest
     `TilePlan`. tiles force (mt, nt, kt) (multiples of 16, 32,
                                           32 or >= the whole dimension); weights forces the
     GM weight layout ("b": K x Cout, "bt": Cout x K)."""
     p = problem
-    s = ConvSearch(p, objective, instr)
+    s = ConvSearch(p, objective, instr, _buffers(instr, buffering))
     if tiles is not None:  # img2col rows by fractal rows; B's N and K by 32 (a b8 square, 950 b8 Load3D rows)
         tiles = _check_tiles(instr, tiles, (p.out_h * p.out_w, p.cout, p.c * p.kh * p.kw), (R0, 32, 32))
     chans = s.channel_options()
@@ -295,14 +304,16 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     reasons = [_channel_reason(s, ch), _weights_reason(s, ch, layouts),
                s.load_reasons("b", ch.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g), s.buffers)
 
 
-def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> TilePlan:
+def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced",
+             buffering: str = "double") -> TilePlan:
     """The plan of one given point of the search space (no search): tests and docs use it to run a
     particular blocking. Raises ParamRangeError when it does not fit the memories."""
     instr = "plan"
-    s = (MatmulSearch if isinstance(problem, MatmulProblem) else ConvSearch)(problem, objective, instr)
+    s = (MatmulSearch if isinstance(problem, MatmulProblem) else ConvSearch)(problem, objective, instr,
+                                                                               _buffers(instr, buffering))
     c0 = problem.dt.c0
     if isinstance(problem, ConvProblem) and choice.k_blk % c0 and choice.k_blk < choice.channels:
         raise ParamRangeError(f"{instr}: channel blocks must be whole C0 groups ({c0} channels of "
@@ -312,7 +323,7 @@ def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: st
     if over is not None:
         raise ParamRangeError(f"{instr}: {choice} overflows {over}")
     return TilePlan(problem, choice, g, g.cost(), ["the choice was given by the caller"], objective, 1,
-                s.l1_regions(g))
+                s.l1_regions(g), s.buffers)
 
 
 # -- reasons --------------------------------------------------------------------------------------------

@@ -103,7 +103,8 @@ class _Search:
     """Per-problem state: chip, dtype, operands (cached per load / layout so their cost caches persist)."""
     instr = "plan"
 
-    def __init__(self, chip: ChipProfile, dt: DType, objective: str, bias: bool = False) -> None:
+    def __init__(self, chip: ChipProfile, dt: DType, objective: str, bias: bool = False, buffers: int = 2
+                 ) -> None:
         if objective not in OBJECTIVES:
             raise ParamRangeError(f"{self.instr}: objective must be one of {', '.join(OBJECTIVES)}, but got "
                                   f"{objective!r}")
@@ -111,6 +112,8 @@ class _Search:
         self.ct = acc_type(dt)
         self.mem = chip.memory_sizes
         self.bias = bias
+        # ping-pong: two A / B blocks in L1 and two tiles in L0A / L0B (L0C and the BiasTable stay single)
+        self.buffers = buffers
         self._ops: dict = {}
         self.evaluated = 0
 
@@ -121,10 +124,11 @@ class _Search:
         """None if the plan fits every memory, else which one it overflows."""
         l0a = max(g.tile_load("a", me, ke)[3] for me in _exts(g.m_segs) for ke in _exts(g.k_segs))
         l0b = max(g.tile_load("b", ke, ne)[3] for ke in _exts(g.k_segs) for ne in _exts(g.n_segs))
-        if l0a > self.mem["L0A"]:
-            return f"L0A ({l0a} B > {self.mem['L0A']} B)"
-        if l0b > self.mem["L0B"]:
-            return f"L0B ({l0b} B > {self.mem['L0B']} B)"
+        nb_ = self.buffers
+        if l0a * nb_ > self.mem["L0A"]:
+            return f"L0A ({nb_} x {l0a} B > {self.mem['L0A']} B)"
+        if l0b * nb_ > self.mem["L0B"]:
+            return f"L0B ({nb_} x {l0b} B > {self.mem['L0B']} B)"
         ha = max(g.tile_load("a", me, g.k_segs[0].ext)[2] for me in _exts(g.m_segs))
         nb = max(g.tile_load("b", g.k_segs[0].ext, ne)[2] for ne in _exts(g.n_segs))
         l0c = align(ha, R0) * align(nb, R0) * self.ct.bits // 8
@@ -138,7 +142,9 @@ class _Search:
         return None
 
     def l1_bytes(self, g: Gemm) -> int:
-        return sum(self.l1_regions(g).values())
+        """L1 in use: `buffers` slots of the A and B blocks, plus the bias."""
+        r = self.l1_regions(g)
+        return self.buffers * (r["a"] + r["b"]) + r.get("bias", 0)
 
     def l1_regions(self, g: Gemm) -> dict[str, int]:
         """Bytes of the A and B block buffers in L1 (each the largest block, 512-B aligned)."""
@@ -245,10 +251,10 @@ def _distinct(blocks: tuple[Block, ...]) -> list[Block]:
 
 
 class MatmulSearch(_Search):
-    def __init__(self, p: MatmulProblem, objective: str, instr: str) -> None:
+    def __init__(self, p: MatmulProblem, objective: str, instr: str, buffers: int = 2) -> None:
         self.instr = instr
         self.p = p
-        super().__init__(get_chip(p.chip), p.dt, objective, p.bias)
+        super().__init__(get_chip(p.chip), p.dt, objective, p.bias, buffers)
         self.chip.check_combo("Mmad", (self.dt.name, self.dt.name, self.ct.name), instr=instr)
         for on, what, err in ((p.bias, "--bias", bias_error), (p.quant, f"--quant {p.quant}", deq_error)):
             why = err(self.chip.key, self.dt.name) if on else None
@@ -410,10 +416,10 @@ def channel_size_error(chip: str, dtype: str, c: int) -> str | None:
 
 
 class ConvSearch(_Search):
-    def __init__(self, p: ConvProblem, objective: str, instr: str) -> None:
+    def __init__(self, p: ConvProblem, objective: str, instr: str, buffers: int = 2) -> None:
         self.instr = instr
         self.p = p
-        super().__init__(get_chip(p.chip), p.dt, objective)
+        super().__init__(get_chip(p.chip), p.dt, objective, buffers=buffers)
         self.chip.check_combo("Mmad", (self.dt.name, self.dt.name, self.ct.name), instr=instr)
         self.chip.check("Load3Dv2", self.dt.name, "L1", "L0A", instr=instr)
 
