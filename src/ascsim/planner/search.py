@@ -313,7 +313,7 @@ class MatmulSearch(_Search):
             gm = self.gemm(replace(ch, kt=kt, k_blk=kt))
             a = gm.tile_load("a", mt, kt)
             b = gm.tile_load("b", kt, nt)
-            return a[3] <= self.mem["L0A"] and b[3] <= self.mem["L0B"]
+            return a[3] * self.buffers <= self.mem["L0A"] and b[3] * self.buffers <= self.mem["L0B"]
 
         best = largest(ok, g, p.k)
         if not best:
@@ -491,7 +491,7 @@ class ConvSearch(_Search):
             gm = self.gemm(replace(base, kt=kt))
             a = gm.tile_load("a", base.mt, min(kt, k))
             b = gm.tile_load("b", min(kt, k), base.nt)
-            return a[3] <= self.mem["L0A"] and b[3] <= self.mem["L0B"]
+            return a[3] * self.buffers <= self.mem["L0A"] and b[3] * self.buffers <= self.mem["L0B"]
 
         best = largest(ok, g, k)
         return [min(k, align(cdiv(k, cdiv(k, best)), g))] if best else []
