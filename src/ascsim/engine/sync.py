@@ -309,6 +309,7 @@ class PipeCall:
     where: str
     accesses: Sequence[Access]
     params: Any = None
+    report: Any = None  # its ExecReport, when it has one (the timeline reads a Mmad's dtype from it)
 
 
 def unit_flag(call: PipeCall) -> bool:
@@ -369,6 +370,9 @@ class SyncChecker:
     strict: bool = False
     chip: str = ""
     reports: list[SyncReport] = field(default_factory=list)
+    #: Sees every call this checker is fed, in issue order, minus the chip's no-ops (the timeline's
+    #: ascsim.engine.timeline.Recorder): one walk feeds both.
+    recorder: Any = None
 
     def __post_init__(self) -> None:
         self.count = dict.fromkeys(PIPES, 0)
@@ -394,6 +398,8 @@ class SyncChecker:
         p = call.pipe
         self._pipe(p)
         self.issued += 1
+        if self.recorder is not None:
+            self.recorder.instruction(call)
         if p in self.blocked:
             q = self.backlog[p]
             q.append(("ins", call, self.issued))
@@ -541,6 +547,8 @@ class SyncChecker:
         if origin == "SetFlag" and event in self.noop_events:
             self.noops[event] = where
             return
+        if self.recorder is not None:
+            self.recorder.set_flag(event, event_id, where, origin)
         key = (event, event_id)
         collided = origin in USER_SETS and self._collision(key, where, origin)
         if src in self.blocked:
@@ -579,6 +587,8 @@ class SyncChecker:
         if origin == "WaitFlag" and event in self.noop_events:
             self.noops[event] = where
             return
+        if self.recorder is not None:
+            self.recorder.wait_flag(event, event_id, where, origin)
         key = (event, event_id)
         if origin in USER_WAITS:
             self._collision(key, where, origin)
@@ -658,12 +668,16 @@ class SyncChecker:
                     (where, pend.where),
                 )
                 self._release(held)
+            if self.recorder is not None:
+                self.recorder.barrier(pipe, where)
             self._barrier("ALL")
             return
         self._pipe(pipe)
         if pipe in self.noop_barriers:
             self.noops[f"PIPE_{pipe}"] = where
             return
+        if self.recorder is not None:
+            self.recorder.barrier(pipe, where)
         if pipe in self.blocked:
             self.backlog[pipe].append(("barrier", pipe))
             return

@@ -27,6 +27,7 @@ from ..base.errors import AscsimError, HazardWarning, NotImplementedFeature, cpp
 from ..core import Core
 from ..engine.record import ExecReport
 from ..engine.sync import Access, PipeCall, SyncChecker, SyncReport, SyncWarning, call_accesses
+from ..engine.timeline import Recorder
 from ..isa import table
 from ..machine.chips import ChipProfile
 from ..machine.dtypes import Bits as RawBits
@@ -150,6 +151,8 @@ class Server:
         self.gm_races = gm_races
         self.launch: Launch | None = None
         self.last_blocks: list[Block] = []
+        #: per launch, block -> the event stream its sync checker saw (the timeline, ascsim.engine.timeline)
+        self.streams: list[dict[int, Recorder]] = []
         self.gm_at_launch: dict[int, np.ndarray] = {}
         self.gm_base = 0
         self.conv: Converter | None = None
@@ -310,7 +313,7 @@ class Server:
             pipe = table.pipe_of(ins.name, dst, src, self.chip.key)
             if pipe is not None:
                 acc = call_accesses(rep, writes, reads)
-                call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"))
+                call = PipeCall(ins.name, pipe, where, acc, kwargs.get("params"), rep)
                 gm = [a for a in acc if a.memory == "GM"]
                 self._sync(b, where, lambda: self._checked(b, call, gm, atomic))
         self.trace.append(TraceCall(len(self.trace), index, ins.name, where, _step(ins, form, kwargs), rep))
@@ -351,6 +354,7 @@ class Server:
                     m.data[addr : addr + len(data)] = np.frombuffer(data, dtype=np.uint8)
             blocks.append(Block(i, core, self._new_checker()))
         self.launch = Launch(callee, where, blocks)
+        self.streams.append({b.index: b.sync.recorder for b in blocks if getattr(b.sync, "recorder", None)})
         self.last_blocks = blocks
         self.launches += 1
         if self.launches == 1:  # what a traced run's scenario starts from (program.emit)
@@ -361,7 +365,10 @@ class Server:
         self.ch.switch(0)
 
     def _new_checker(self) -> Any:
-        return self._sync_checker(strict=self.strict, chip=self.chip.key)
+        checker = self._sync_checker(strict=self.strict, chip=self.chip.key)
+        if isinstance(checker, SyncChecker):
+            checker.recorder = Recorder()
+        return checker
 
     def _nested_launch(self, index: int, where: str, values: list) -> None:
         raise ProgramError(f"{values[0]}<<<...>>> launched from inside a kernel")
