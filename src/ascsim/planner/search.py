@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import SimpleNamespace
 
 from ..base.errors import AscsimError, ParamRangeError, UnsupportedError
 from ..core import Core
@@ -36,14 +37,19 @@ from .operands import FmapOperand, MatrixOperand
 from .problems import ConvProblem, MatmulProblem, acc_type
 from .program import run_calls
 from .schedule import Block, Cost, Gemm, even_blocks
+from .timing import predict
 
-OBJECTIVES = ("balanced", "traffic", "instructions")
+OBJECTIVES = ("time", "balanced", "bytes", "traffic", "instructions")
 CALL_BYTES = 512  # balanced objective: one call weighs as much as one 512-B fractal
+#: objective "time": the candidates this many best by the balanced cost are scheduled (planner.timing, a
+#: capped stream of TIME_CAP output tiles) and the fastest kept — a bounded search (docs/planner.md)
+TIME_POOL = 8
+TIME_CAP = 4
 
 
 def score(cost: Cost, objective: str) -> tuple[int, int]:
     b, c = cost.total_bytes, cost.total_calls
-    if objective == "traffic":
+    if objective in ("traffic", "bytes"):
         return b, c
     if objective == "instructions":
         return c, b
@@ -168,12 +174,25 @@ class _Search:
         return score(cost, self.objective), g, cost
 
     def best(self, choices: Iterator[Choice]) -> tuple[Choice, Gemm, Cost] | None:
+        if self.objective == "time":
+            pool = sorted(((r[0], n, ch, r[1], r[2]) for n, ch in enumerate(choices)
+                           if (r := self.evaluate(ch)) is not None), key=lambda x: x[:2])[:TIME_POOL]
+            if not pool:
+                return None
+            return min(pool, key=lambda x: (self.predicted(x[2], x[3]), x[:2]))[2:]
         top = None
         for ch in choices:
             r = self.evaluate(ch)
             if r is not None and (top is None or r[0] < top[0]):
                 top = (r[0], ch, r[1], r[2])
         return None if top is None else top[1:]
+
+    def predicted(self, ch: Choice, g: Gemm) -> float:
+        """The kernel's predicted cycles for one candidate (planner.timing, capped stream)."""
+        kind = "matmul" if isinstance(self.p, MatmulProblem) else "conv2d"  # type: ignore[attr-defined]
+        view = SimpleNamespace(gemm=g, choice=ch, chip=self.chip, dt=self.dt, kind=kind,
+                               problem=self.p)  # type: ignore[attr-defined]
+        return predict(view, buffering="double" if self.buffers == 2 else "single", cap=TIME_CAP).cycles
 
     def resolve_load(self, side: str, trans: bool, load: str) -> tuple[str, ...]:
         return resolve_load(self.instr, self.chip, self.dt, side, trans, load)
