@@ -29,8 +29,8 @@ def problems(skip_big: bool) -> list[MatmulProblem | ConvProblem]:
         out.append(ConvProblem(chip, 1, 3, 224, 224, 64, 7, 7, (2, 2), (3, 3, 3, 3), (1, 1), "half"))
         out.append(ConvProblem(chip, 1, 256, 14, 14, 256, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), "half"))
         out.append(ConvProblem(chip, 1, 1024, 14, 14, 256, 1, 1, (1, 1), (0, 0, 0, 0), (1, 1), "half"))
-        for dt, at, bt in itertools.product(("int4b_t", "int8_t", "half", "bfloat16_t", "float"), (False, True),
-                                            (False, True)):
+        dtypes = ("int4b_t", "int8_t", "half", "bfloat16_t", "float")
+        for dt, at, bt in itertools.product(dtypes, (False, True), (False, True)):
             if (chip == "ascend950" and dt == "int4b_t") or (dt == "int4b_t" and at):
                 continue  # no int4 Mmad on 950; no load moves a transposed int4 A (表5)
             out.append(MatmulProblem(chip, 100, 70, 300, dt, at, bt))
@@ -56,7 +56,8 @@ def run_one(p: MatmulProblem | ConvProblem, blocks: int) -> bool:
     findings = len(run.sync_reports) + len(run.race_reports)
     ok = v.passed and same and not findings
     print(f"{'ok  ' if ok else 'FAIL'} {p.chip:9} {p.describe()[:88]:88} calls {len(plan.program.calls):>6,} "
-          f"kernel {lines:>4} lines; verify {t1 - t0:6.1f} s, emit {t2 - t1:5.1f} s, compiled run {t3 - t2:6.1f} s "
+          f"kernel {lines:>4} lines; verify {t1 - t0:6.1f} s, emit {t2 - t1:5.1f} s, "
+          f"compiled run {t3 - t2:6.1f} s "
           f"on {blocks} blocks; bytes {'identical' if same else 'DIFFER'}, findings {findings}", flush=True)
     return ok
 

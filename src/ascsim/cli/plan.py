@@ -88,7 +88,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--buffering", default="double", choices=["double", "single"],
                    help="plan.cpp with ping-pong L1 / L0 buffers (default) or one buffer per level")
     p.add_argument("--sync", default="flags", choices=["flags", "barriers"],
-                   help="plan.cpp ordered by SetFlag / WaitFlag (default) or a PipeBarrier<PIPE_ALL> per call")
+                   help="plan.cpp ordered by SetFlag / WaitFlag (default) or a PipeBarrier<PIPE_ALL> per "
+                   "call")
     p.add_argument("--tiles", metavar="MT,NT,KT", help="force the L0 tile (mt, nt, kt)")
     p.add_argument("-o", "--out", metavar="DIR", help="write plan.toml (scenario), data/*.npy, plan.cpp and "
                    "report.txt into DIR")

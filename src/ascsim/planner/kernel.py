@@ -95,7 +95,8 @@ class Axis:
         blk_ext = min(self.blk, self.group_ext - b * self.blk)
         off = (r % self.tpb) * self.tile
         return {"group": g, "blkIdx": b, "block": g * self.bpg + b, "blkExt": blk_ext, "tile": r % self.tpb,
-                "off": off, "ext": min(self.tile, blk_ext - off), "start": g * self.group_ext + b * self.blk + off,
+                "off": off, "ext": min(self.tile, blk_ext - off),
+                "start": g * self.group_ext + b * self.blk + off,
                 "first": int(b == 0), "last": int(b == self.bpg - 1)}
 
     def check(self, segs: tuple) -> None:
@@ -105,7 +106,8 @@ class Axis:
                                         "closed form groups x blocks x tiles the kernel loops over")
 
     def cxx(self) -> str:
-        return f"{{{self.groups}, {self.group_ext}, {self.blk}, {self.tile}, {self.bpg}, {self.tpb}, {self.tpg}}}"
+        fields = (self.groups, self.group_ext, self.blk, self.tile, self.bpg, self.tpb, self.tpg)
+        return "{" + ", ".join(map(str, fields)) + "}"
 
 
 def axes_of(plan: Any) -> tuple[Axis, Axis, Axis]:
@@ -118,7 +120,8 @@ def axes_of(plan: Any) -> tuple[Axis, Axis, Axis]:
         n = Axis("N", 1, p.cout, ch.n_blk, ch.nt)
     else:
         p = plan.problem
-        m, n, k = (Axis(a, 1, d, b, t) for a, d, b, t in (("M", p.m, ch.m_blk, ch.mt), ("N", p.n, ch.n_blk, ch.nt),
+        m, n, k = (Axis(a, 1, d, b, t) for a, d, b, t in (("M", p.m, ch.m_blk, ch.mt),
+                                                            ("N", p.n, ch.n_blk, ch.nt),
                                                             ("K", p.k, ch.k_blk, ch.kt)))
     for ax, segs in ((m, g.m_segs), (n, g.n_segs), (k, g.k_segs)):
         ax.check(segs)
@@ -161,8 +164,8 @@ def _leaves(c: Call) -> tuple[tuple, dict[str, Any]]:
     """(skeleton, fields): what must be equal for two calls to share code, and the numeric / bool fields
     (tensor element offsets as '@role', params fields by dotted path, list elements as 'name#i')."""
     vals: dict[str, Any] = {f"@{role}": idx for role, (_, idx) in c.args.items()}
-    skel: list[Any] = [c.call, tuple(sorted((r, n) for r, (n, _) in c.args.items())), repr(c.extra), c.dst_mem,
-                       c.src_mem]
+    skel: list[Any] = [c.call, tuple(sorted((r, n) for r, (n, _) in c.args.items())), repr(c.extra),
+                       c.dst_mem, c.src_mem]
 
     def walk(obj: Any, path: str) -> None:
         skel.append(type(obj).__name__)
@@ -203,23 +206,51 @@ def _independent(cols: list[tuple[str, np.ndarray]], n: int) -> list[tuple[str, 
     return out
 
 
-def fit_int(y: np.ndarray, pos: list[tuple[str, np.ndarray]], forms: list[tuple[str, np.ndarray]]
-            ) -> Expr | None:
-    """y as an integer affine function of the position columns plus at most one extent form, checked
-    exactly on every row; None if there is none."""
+# params fields that say where (a start, a position, a padding): fitted by positions first; every other
+# params field is a size or a stride and is fitted by one extent form first, so that it reads `n.ext`, not
+# an equivalent position term that happens to match the same instances
+_WHERE = re.compile(r"start|pos|pad|offset", re.IGNORECASE)
+
+
+def _exact(y: np.ndarray, cols: list[tuple[str, np.ndarray]]) -> Expr | None:
+    """y = const + sum(coef * col) with integer coefficients, exactly on every row; else None."""
+    n = len(y)
+    mat = np.column_stack([np.ones(n)] + [v for _, v in cols])
+    coef, *_ = np.linalg.lstsq(mat.astype(np.float64), y.astype(np.float64), rcond=None)
+    r = np.rint(coef).astype(np.int64)
+    if not np.array_equal(mat.astype(np.int64) @ r, y):
+        return None
+    return Expr(int(r[0]), tuple((int(c), name) for c, (name, _) in zip(r[1:], cols, strict=True) if c))
+
+
+def _single(y: np.ndarray, cols: list[tuple[str, np.ndarray]]) -> Expr | None:
+    """The plainest exact fit of y by one column: no constant and a unit coefficient first (`m.last`
+    rather than `1 - m.first`), then the columns' order."""
+    fits = [e for _, v in cols if v.min() != v.max() for e in [_exact(y, [(_, v)])] if e is not None]
+    if not fits:
+        return None
+    return min(fits, key=lambda e: (e.const != 0, abs(e.terms[0][0]) != 1 if e.terms else True))
+
+
+def fit_int(y: np.ndarray, pos: list[tuple[str, np.ndarray]], forms: list[tuple[str, np.ndarray]],
+            flags: list[tuple[str, np.ndarray]] = (), *, size: bool = False) -> Expr | None:
+    """y as an integer affine function of the loop variables, checked exactly on every row; None if there
+    is none. A size field (`size`) tries one extent form first, then one flag; a position field one
+    position, then one flag; then both the positions plus at most one extent form."""
     if y.min() == y.max():
         return Expr(int(y[0]))
-    n = len(y)
-    base = _independent(pos, n)
+    for cols in ([forms, list(flags)] if size else [pos, list(flags)]):
+        e = _single(y, cols)
+        if e is not None:
+            return e
+    base = _independent(pos, len(y))
     for extra in [None, *forms]:
         cols = base + ([extra] if extra is not None and extra[1].min() != extra[1].max() else [])
         if extra is not None and len(cols) == len(base):
             continue
-        mat = np.column_stack([np.ones(n)] + [v for _, v in cols])
-        coef, *_ = np.linalg.lstsq(mat.astype(np.float64), y.astype(np.float64), rcond=None)
-        r = np.rint(coef).astype(np.int64)
-        if np.array_equal(mat.astype(np.int64) @ r, y):
-            return Expr(int(r[0]), tuple((int(c), name) for c, (name, _) in zip(r[1:], cols, strict=True) if c))
+        e = _exact(y, cols)
+        if e is not None:
+            return e
     return None
 
 
@@ -264,13 +295,14 @@ class Vars:
     pos: tuple[str, ...]
     ext: tuple[str, ...]
     flags: tuple[str, ...] = ()
+    divisors: tuple[int, ...] = _DIVISORS  # conv2d adds the output width (a block's rows of output)
 
     def forms(self, rows: list[dict[str, int]]) -> list[tuple[str, np.ndarray]]:
         out = []
         for e in self.ext:
             v = np.array([r[e] for r in rows], dtype=np.int64)
             out.append((e, v))
-            out += [(f"CeilDiv({e}, {d})", -(-v // d)) for d in _DIVISORS]
+            out += [(f"CeilDiv({e}, {d})", -(-v // d)) for d in self.divisors]
         return out
 
 
@@ -287,7 +319,8 @@ def _fit_group(rows: list[dict[str, int]], calls: list[list[Call]], vs: Vars) ->
         exprs: dict[str, Expr | Flag] = {}
         for key, v0 in skels[0][ci][1].items():
             y = np.array([sk[ci][1][key] for sk in skels], dtype=np.int64)
-            e = fit_bool(y, flags) if isinstance(v0, bool) else fit_int(y, pos, forms)
+            size = not key.startswith("@") and not _WHERE.search(key)
+            e = fit_bool(y, flags) if isinstance(v0, bool) else fit_int(y, pos, forms, flags, size=size)
             if e is None:
                 return None
             if not (isinstance(e, Expr) and not e.terms and e.const == v0) and not (
@@ -311,7 +344,7 @@ def _fold(rows: list[dict[str, int]], calls: list[list[Call]], items: list[CallT
         if n >= 2:
             rr = [{**r, "j": t} for r in rows for t in range(n)]
             cc = [[cs[i + t]] for cs in calls for t in range(n)]
-            body = _fit_group(rr, cc, Vars((*vs.pos, "j"), vs.ext, vs.flags))
+            body = _fit_group(rr, cc, dataclasses.replace(vs, pos=(*vs.pos, "j")))
             if body is not None:
                 out.append(LoopT(n, body[0]))
                 i = j + 1
@@ -391,7 +424,8 @@ class _Printer:
             args = [ref if a.split("[")[0] == tname else a for a in args]
         if c.params is not None and var is not None:
             exprs = self._struct_exprs(c, t.exprs)
-            dt = next((self.prog.tensors[c.args[k][0]].dtype for k in ("src", "dst", "a") if k in c.args), None)
+            dt = next((self.prog.tensors[c.args[k][0]].dtype for k in ("src", "dst", "a") if k in c.args),
+                      None)
             head = struct_lines(c.params, var, dt, chip=self.prog.chip, exprs=exprs)
         pre = [(before or {}).get(c.call, "")] if (before or {}).get(c.call) else []
         return head + pre + [f"{m.group(1)}({', '.join(args)});"] + after
@@ -455,7 +489,8 @@ def _instances(plan: Any, m: Axis, n: Axis, k: Axis) -> dict[str, list[tuple[dic
     mp = [m.locate(i) for i in range(m.count)]
     np_ = [n.locate(i) for i in range(n.count)]
     kp = [k.locate(i) for i in range(k.count)]
-    out: dict[str, list] = {r: [] for r in ("CopyA", "CopyB", "LoadA", "LoadB", "CopyBias", "MmadTile", "FixpipeTile")}
+    out: dict[str, list] = {r: [] for r in ("CopyA", "CopyB", "LoadA", "LoadB", "CopyBias", "MmadTile",
+                                            "FixpipeTile")}
     a_blk: dict[tuple[int, int], Any] = {}
     b_blk: dict[tuple[int, int], Any] = {}
     for mi, ms in enumerate(g.m_segs):  # one instance per block pair: its first tile's position
@@ -491,9 +526,8 @@ def _instances(plan: Any, m: Axis, n: Axis, k: Axis) -> dict[str, list[tuple[dic
                 out["MmadTile"].append(({**_row(m=mp[mi], n=np_[ni], k=kp[ki]), "kFirst": int(first)}, [c]))
             h = ha[mi, 0][0]
             dst = (g.c_gm, ms.start * g.n_total + ns.start)
-            out["FixpipeTile"].append((_row(m=mp[mi], n=np_[ni]),
-                                   [fixpipe_call(g.chip, dst, g.l0c, ms.ext, ns.ext, h, g.n_total, g.out_bytes,
-                                                 g.deq_word)]))
+            fix = fixpipe_call(g.chip, dst, g.l0c, ms.ext, ns.ext, h, g.n_total, g.out_bytes, g.deq_word)
+            out["FixpipeTile"].append((_row(m=mp[mi], n=np_[ni]), [fix]))
     if bias is not None:
         bgm, bl1, bbt, blen = bias
         out["BiasL1"] = [({}, [bias_gm_copy(bgm, bl1, blen, g.csize * 8)])]
@@ -542,7 +576,9 @@ def emit_kernel(plan: Any, *, buffering: str = "double", sync: str = "flags", en
     prog = plan.program
     printer = _Printer(prog)
     inst = _instances(plan, m, n, k)
-    routines = [Routine(name, _DOCS[name], _tensor_names(cs), derive(name, cs, _VARS[name]))
+    divisors = (*_DIVISORS, plan.problem.out_w) if plan.kind == "conv2d" else _DIVISORS
+    routines = [Routine(name, _DOCS[name], _tensor_names(cs),
+                        derive(name, cs, dataclasses.replace(_VARS[name], divisors=divisors)))
                 for name, cs in inst.items() if cs]
     flags = sync == "flags"
     g = plan.gemm
@@ -606,28 +642,34 @@ def _kernel_text(plan: Any, prog: Program, printer: _Printer, routines: list[Rou
     outer, inner = ("m", "n") if ch.order == "mn" else ("n", "m")
     L = [f"// {plan.problem.describe()} on {plan.chip.name}: the kernel `ascsim plan` wrote for this plan",
          f"// ({'ping-pong L1 / L0 buffers' if bufs == 2 else 'one buffer per level'}, "
-         f"{'SetFlag / WaitFlag' if flags else 'a PipeBarrier<PIPE_ALL> after every call'}; docs/planner.md).",
+         f"{'SetFlag / WaitFlag' if flags else 'a PipeBarrier<PIPE_ALL> after every call'}; "
+         "docs/planner.md).",
          f"// GM parameters: {', '.join(d.name + '_addr' for d in gm)}; output tiles are split over the "
          "blocks: ascsim run plan.cpp --blocks N --gm ...",
          '#include "kernel_operator.h"', "",
-         "// One axis of the blocked loop: groups (images) x blocks x tiles; a block's last tile and a group's",
+         "// One axis of the blocked loop: groups (images) x blocks x tiles; a block's last tile and a "
+         "group's",
          "// last block may be shorter (the ragged tails).",
          "struct AxisTiling {",
          "    uint32_t groups, groupExt, blk, tile;  // sizes: groups of groupExt elements, blocks, tiles",
-         "    uint32_t bpg, tpb, tpg;                // blocks per group, tiles per full block, tiles per group",
+         "    uint32_t bpg, tpb, tpg;                // blocks per group, tiles per full block, tiles per "
+         "group",
          "};",
          "struct PlanTiling {",
          "    AxisTiling m, n, k;  // M x N x K, C (M x N) = A (M x K) . B (K x N)",
          "    bool mOuter;         // loop order: M tiles outer, N tiles inner (else the other way)",
          "};",
-         f"constexpr PlanTiling TILING = {{{m.cxx()}, {n.cxx()}, {k.cxx()}, {'true' if outer == 'm' else 'false'}}};",
+         f"constexpr PlanTiling TILING = {{{m.cxx()}, {n.cxx()}, {k.cxx()}, "
+         f"{'true' if outer == 'm' else 'false'}}};",
          f"constexpr uint32_t L1_BUFS = {bufs};  // A and B blocks in L1: ping-pong slots",
          f"constexpr uint32_t L0_BUFS = {bufs};  // A and B tiles in L0A / L0B",
          "constexpr uint32_t NONE = 0xFFFFFFFFu;", "",
          "// Where a tile is: filled in at run time from the tile's index along the axis.",
          "struct TilePos {",
-         "    uint32_t group, blkIdx, block, blkExt;  // group, block in the group, global block, block extent",
-         "    uint32_t tile, off, ext, start;        // tile in the block, offset in it, extent, absolute start",
+         "    uint32_t group, blkIdx, block, blkExt;  // group, block in the group, global block, block "
+         "extent",
+         "    uint32_t tile, off, ext, start;        // tile in the block, offset in it, extent, absolute "
+         "start",
          "    uint32_t first, last;                  // first / last block of its group",
          "};", "",
          "__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }",
@@ -659,20 +701,22 @@ def _kernel_text(plan: Any, prog: Program, printer: _Printer, routines: list[Rou
     l0a_len, l0b_len = mem["L0A"] // bufs * 8 // dt.bits, mem["L0B"] // bufs * 8 // dt.bits
 
     def slots(name: str, pos: str, base: int, step: int, length: int) -> str:
-        items = ", ".join(f"AscendC::LocalTensor<{dt.name}>(AscendC::TPosition::{pos}, {base + s * step}, {length})"
-                          for s in range(bufs))
+        items = ", ".join(f"AscendC::LocalTensor<{dt.name}>(AscendC::TPosition::{pos}, {base + s * step}, "
+                          f"{length})" for s in range(bufs))
         return f"    AscendC::LocalTensor<{dt.name}> {name}Buf[{bufs}] = {{{items}}};"
 
     L += ["    // L1: A slots, then B slots (then the bias); L0A / L0B: one slot per half (double buffering)",
           slots("a1", "A1", 0, a_bytes, a_len), slots("b1", "B1", bufs * a_bytes, b_bytes, b_len),
-          slots("a2", "A2", 0, mem["L0A"] // bufs, l0a_len), slots("b2", "B2", 0, mem["L0B"] // bufs, l0b_len),
+          slots("a2", "A2", 0, mem["L0A"] // bufs, l0a_len),
+          slots("b2", "B2", 0, mem["L0B"] // bufs, l0b_len),
           f"    AscendC::LocalTensor<{ct.name}> c0(AscendC::TPosition::CO1, 0, {mem['L0C'] * 8 // ct.bits});"]
     bias = g.bias is not None
     if bias:
         blen = prog.tensors["bias1"].length
-        L += [f"    AscendC::LocalTensor<{ct.name}> bias1(AscendC::TPosition::C1, {bufs * (a_bytes + b_bytes)}, "
-              f"{blen});",
-              f"    AscendC::LocalTensor<{ct.name}> bias2(AscendC::TPosition::C2, 0, {prog.tensors['bias2'].length});"]
+        L += [f"    AscendC::LocalTensor<{ct.name}> bias1(AscendC::TPosition::C1, "
+              f"{bufs * (a_bytes + b_bytes)}, {blen});",
+              f"    AscendC::LocalTensor<{ct.name}> bias2(AscendC::TPosition::C2, 0, "
+              f"{prog.tensors['bias2'].length});"]
 
     def fl(kind: str, ev: str, what: str = "") -> str:
         tail = f"  // {what}" if what else ""
@@ -739,21 +783,26 @@ def _kernel_text(plan: Any, prog: Program, printer: _Printer, routines: list[Rou
     if flags:
         L += ["                " + S("MTE2_MTE1", "aSlot"), "                " + W("MTE2_MTE1", "aSlot")]
     L.append("            }")
-    L += fill("k.block != bK || n.block != bN", ["bK", "bN"], ["k.block", "n.block"], "bSlot", "L1_BUFS", "2 + ",
+    L += fill("k.block != bK || n.block != bN", ["bK", "bN"], ["k.block", "n.block"], "bSlot", "L1_BUFS",
+              "2 + ",
               "MTE1_MTE2", ("CopyB(b1Buf[bSlot], w_gm, m, n, k, kFirst);" if plan.kind == "conv2d" else
                             "CopyB(b1Buf[bSlot], b_gm, m, n, k, kFirst);"), "a new B block")
     if flags:
-        L += ["                " + S("MTE2_MTE1", "2 + bSlot"), "                " + W("MTE2_MTE1", "2 + bSlot")]
+        L += ["                " + S("MTE2_MTE1", "2 + bSlot"),
+              "                " + W("MTE2_MTE1", "2 + bSlot")]
     L.append("            }")
     L += fill("m.start != l0aM || k.start != l0aK", ["l0aM", "l0aK"], ["m.start", "k.start"], "l0aSlot",
-              "L0_BUFS", "", "M_MTE1", "LoadA(a2Buf[l0aSlot], a1Buf[aSlot], m, n, k, kFirst);", "a new A tile")
+              "L0_BUFS", "", "M_MTE1", "LoadA(a2Buf[l0aSlot], a1Buf[aSlot], m, n, k, kFirst);",
+              "a new A tile")
     L += ["                loaded = true;", "            }"]
     L += fill("k.start != l0bK || n.start != l0bN", ["l0bK", "l0bN"], ["k.start", "n.start"], "l0bSlot",
-              "L0_BUFS", "2 + ", "M_MTE1", "LoadB(b2Buf[l0bSlot], b1Buf[bSlot], m, n, k, kFirst);", "a new B tile")
+              "L0_BUFS", "2 + ", "M_MTE1", "LoadB(b2Buf[l0bSlot], b1Buf[bSlot], m, n, k, kFirst);",
+              "a new B tile")
     L += ["                loaded = true;", "            }"]
     if bias:
         L += ["            if (kFirst && n.start != btN) {  // the bias of a new N tile",
-              *(["                " + W("M_MTE1", "4", "no Mmad reads the BiasTable any more")] if flags else []),
+              *(["                " + W("M_MTE1", "4", "no Mmad reads the BiasTable any more")]
+                if flags else []),
               "                btN = n.start;",
               "                CopyBias(bias2, bias1, m, n, k, kFirst);",
               "                btCopied = loaded = true;", "            }"]

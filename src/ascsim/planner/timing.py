@@ -39,7 +39,8 @@ class Prediction:
 
     def line(self) -> str:
         extra = "" if self.simulated == self.tiles else f", {self.simulated} scheduled, the rest extrapolated"
-        return f"{self.us:,.1f} us ({self.cycles:,.0f} cycles; {self.tiles} output tile(s) on the busiest core{extra})"
+        return (f"{self.us:,.1f} us ({self.cycles:,.0f} cycles; {self.tiles} output tile(s) on the busiest "
+                f"core{extra})")
 
 
 @lru_cache(maxsize=16)
@@ -116,13 +117,13 @@ def stream(plan: Any, *, buffering: str = "double", sync: str = "flags", blocks:
             mb, kb, nb = g.m_blocks[mp["block"]], g.k_blocks[kq["block"]], g.n_blocks[np_["block"]]
             loaded = False
             c, nbytes = copy_cost(g.a, mb, kb)
-            if fill("a", (mp["block"], kq["block"]), "MTE1_MTE2", _group("MTE2", "DataCopy", "GM->L1", c, nbytes,
-                                                                          not flags)):
+            copy = _group("MTE2", "DataCopy", "GM->L1", c, nbytes, not flags)
+            if fill("a", (mp["block"], kq["block"]), "MTE1_MTE2", copy):
                 S("MTE2_MTE1", slot["a"])
                 W("MTE2_MTE1", slot["a"])
             c, nbytes = copy_cost(g.b, kb, nb)
-            if fill("b", (kq["block"], np_["block"]), "MTE1_MTE2", _group("MTE2", "DataCopy", "GM->L1", c, nbytes,
-                                                                           not flags)):
+            copy = _group("MTE2", "DataCopy", "GM->L1", c, nbytes, not flags)
+            if fill("b", (kq["block"], np_["block"]), "MTE1_MTE2", copy):
                 S("MTE2_MTE1", 2 + slot["b"])
                 W("MTE2_MTE1", 2 + slot["b"])
             ca, ba, ha, _ = tile_cost(g.a, mp["ext"], kq["ext"], mb, kb)
