@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 
+from ascsim.base.errors import AscsimError
 from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
 from ascsim.planner.emit import run_kernel, write_plan
 
@@ -50,7 +51,12 @@ def run_one(p: MatmulProblem | ConvProblem, blocks: int) -> bool:
         paths = write_plan(plan, tmp, inputs, plan.report(v))
         lines = paths["cpp"].read_text(encoding="utf-8").count("\n")
         t2 = time.perf_counter()
-        gm, run = run_kernel(paths["scenario"], paths["cpp"], blocks)
+        try:
+            gm, run = run_kernel(paths["scenario"], paths["cpp"], blocks)
+        except AscsimError as e:  # a failing case is a FAIL line, and the list goes on
+            print(f"FAIL {p.chip:9} {p.describe()[:88]:88} kernel {lines:>4} lines; "
+                  f"the compiled run stopped: {e}", flush=True)
+            return False
     t3 = time.perf_counter()
     same = all(gm[n] == raw for n, raw in v.gm.items())
     findings = len(run.sync_reports) + len(run.race_reports)

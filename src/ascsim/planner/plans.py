@@ -334,8 +334,8 @@ def _tiling_reasons(s, ch: Choice, g: Gemm, candidates: int, forced: bool) -> li
     nm, nn, nk = len(g.m_segs), len(g.n_segs), len(g.k_segs)
     obj = {"balanced": f"bytes + {CALL_BYTES} x calls", "traffic": "bytes, then calls",
            "bytes": "bytes, then calls", "instructions": "calls, then bytes",
-           "time": (f"the kernel's predicted time, among the {TIME_POOL} cheapest by bytes + {CALL_BYTES} x "
-                    "calls")}[s.objective]
+           "time": (f"the kernel's predicted time, up to {TIME_POOL} candidates scheduled, the cheapest by "
+                    f"bytes + {CALL_BYTES} x calls first")}[s.objective]
     head = ("tiles forced by the caller" if forced else
             f"the best of {candidates} candidates that fit every memory (objective: {obj})")
     out = [f"L0 tiles mt x nt x kt = {ch.mt} x {ch.nt} x {ch.kt}: {nm} x {nn} output tiles, {nk} K "
