@@ -4,6 +4,7 @@ against numpy / torch, write the looped multi-core kernel, build and run it thro
 Prints one line per problem: calls of the verification trace, kernel line count, times.
 
     PYTHONPATH=src python tools/plan_kernels.py [--only SUBSTRING] [--blocks 24] [--skip-big]
+        [--exact-sync-history]
 
 Too slow for the suite on a 2-core machine (4096^3 and the stem through the compiled path); the suite runs
 a representative ragged set (tests/planner/test_kernel.py). The recorded run is in docs/planner.md.
@@ -16,8 +17,10 @@ import itertools
 import sys
 import tempfile
 import time
+from collections import Counter
 
 from ascsim.base.errors import AscsimError
+from ascsim.engine import sync as sync_checker
 from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
 from ascsim.planner.emit import run_kernel, write_plan
 
@@ -59,12 +62,16 @@ def run_one(p: MatmulProblem | ConvProblem, blocks: int) -> bool:
             return False
     t3 = time.perf_counter()
     same = all(gm[n] == raw for n, raw in v.gm.items())
-    findings = len(run.sync_reports) + len(run.race_reports)
+    reports = [*run.sync_reports, *run.race_reports]
+    findings = len(reports)
     ok = v.passed and same and not findings
     print(f"{'ok  ' if ok else 'FAIL'} {p.chip:9} {p.describe()[:88]:88} calls {len(plan.program.calls):>6,} "
           f"kernel {lines:>4} lines; verify {t1 - t0:6.1f} s, emit {t2 - t1:5.1f} s, "
           f"compiled run {t3 - t2:6.1f} s "
           f"on {blocks} blocks; bytes {'identical' if same else 'DIFFER'}, findings {findings}", flush=True)
+    kinds = Counter(r.kind for r in reports)
+    if reports:
+        print(f"     findings by kind: {dict(kinds)}; first: {reports[0].message}", flush=True)
     return ok
 
 
@@ -73,7 +80,13 @@ def main() -> int:
     ap.add_argument("--only", default="", help="run only problems whose description contains this")
     ap.add_argument("--blocks", type=int, default=24, help="blocks (cores) of each launch (default 24)")
     ap.add_argument("--skip-big", action="store_true", help="leave out 4096^3")
+    ap.add_argument("--exact-sync-history", action="store_true",
+                    help="diagnostic: lift the sync checker's history cap (engine/sync.py HISTORY_CAP); past "
+                    "it the checker merges old accesses into a superset, which can report conflicts that are "
+                    "not there")
     args = ap.parse_args()
+    if args.exact_sync_history:
+        sync_checker.HISTORY_CAP = 10**9
     todo = [p for p in problems(args.skip_big) if args.only in f"{p.chip} {p.describe()}"]
     bad = sum(not run_one(p, args.blocks) for p in todo)
     print(f"{len(todo) - bad} of {len(todo)} pass")
