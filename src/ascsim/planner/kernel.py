@@ -11,12 +11,16 @@ routine is derived from *every* instance the loop visits:
   tile's index in its block, its extent `ext` = min(tile, remaining), the block's extent, ...);
 - every numeric field of every call (params fields, tensor element offsets) is fitted as an affine
   function of those variables — positions, and extents through `CeilDiv(ext, d)` forms (align(ext, 16) is
-  16 * CeilDiv(ext, 16)); a bool field may follow a flag (`kFirst`: the first K step initialises L0C);
+  16 * CeilDiv(ext, 16)); the plainest form first, so that it reads as a person would write it: a size
+  field one extent form (`n.ext`, not a position term that matches the same instances), a position field
+  one position, a padding one first / last flag; a bool field may follow a flag (`kFirst`: the first K
+  step initialises L0C);
 - when one formula does not fit every instance (another number of calls for a ragged tile, another
   padList for the first feature-map slice), the instances are split by their extents, then by the block's
   first / last flags, and as a last resort one by one: each group is one `if` branch. So the code grows
   with the number of distinct tile shapes, never with the number of tiles;
-- consecutive calls of one form whose fields are affine in their index become a `for` loop.
+- consecutive calls of one form whose fields are affine in their index `j` become a `for` loop (a step
+  may be j times an extent form: `b2[256 * j * CeilDiv(n.ext, 16)]`).
 
 Every formula is checked against every instance before it is printed, and the emitted kernel's output is
 compared with the verification run's bytes (tests/planner/test_kernel.py, tools/plan_kernels.py).
@@ -303,6 +307,9 @@ class Vars:
             v = np.array([r[e] for r in rows], dtype=np.int64)
             out.append((e, v))
             out += [(f"CeilDiv({e}, {d})", -(-v // d)) for d in self.divisors]
+        if rows and "j" in rows[0]:  # a folded loop's step may scale with an extent: j * CeilDiv(n.ext, 16)
+            j = np.array([r["j"] for r in rows], dtype=np.int64)
+            out += [(f"j * {name}", j * v) for name, v in list(out)]
         return out
 
 
