@@ -5,6 +5,8 @@
   and `Verification.passed` here), with no sync or race finding.
 - Size: the kernel's line count does not grow with the problem (4096^3 emitted, not run).
 - Tails: the report's tile shapes are the remainders of M, N, K divided by the forced tile (arithmetic).
+- Readability: the fitter's preferences on hand-built instances; Fixpipe's sizes read as the tile
+  extents (its definition) and repeated loads stay one loop.
 - What-if: for a planner conv2d, ping-pong is predicted faster than single-buffered and flags faster than
   barriers (the timeline's cost model), and the prediction is deterministic.
 The full acceptance list (the stem, 4096^3, every dtype / layout on both chips) is tools/plan_kernels.py.
@@ -14,11 +16,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
 from ascsim.planner.emit import run_kernel, write_plan
-from ascsim.planner.kernel import emit_kernel
+from ascsim.planner.kernel import emit_kernel, fit_int
 from ascsim.planner.timing import predict
 
 MM_DTYPES = ("int4b_t", "int8_t", "half", "bfloat16_t", "float")
@@ -118,3 +121,38 @@ def test_bad_variant_refused() -> None:
         emit_kernel(plan, buffering="double")
     with pytest.raises(Exception, match="sync must be one of"):
         emit_kernel(plan, buffering="single", sync="spin")
+
+
+# -- how the fields read ----------------------------------------------------------------------------------
+
+
+def test_fit_prefers_the_extent_for_a_size_and_the_flag_for_a_padding() -> None:
+    """Two instances where a position term and an extent both match: a size field reads as the extent
+    (`m.blkExt`), a position field as the position, a padding as the flag that is 1 where it applies."""
+    blk_idx = np.array([0, 1])
+    blk_ext = np.array([64, 36])  # a block of 64 and a ragged last block of 36
+    first, last = np.array([1, 0]), np.array([0, 1])
+    pos, forms = [("m.blkIdx", blk_idx)], [("m.blkExt", blk_ext)]
+    flags = [("m.first", first), ("m.last", last)]
+    size = fit_int(blk_ext + 14, pos, forms, flags, kind="size")
+    assert size is not None and size.cxx() == "m.blkExt + 14"
+    where = fit_int(64 * blk_idx, pos, forms, flags, kind="where")
+    assert where is not None and where.cxx() == "64 * m.blkIdx"
+    pad_bottom = fit_int(2 * last, pos, forms, flags, kind="pad")
+    assert pad_bottom is not None and pad_bottom.cxx() == "2 * m.last"
+    assert fit_int(np.array([5, 7, 6]), [("x", np.array([0, 1, 3]))], [], []) is None  # no affine fit
+
+
+def test_fixpipe_copies_the_tile_extents_and_loops_stay_loops() -> None:
+    """Fixpipe writes the valid m.ext x n.ext block of an output tile (docs/planner.md), so its mSize /
+    nSize must read as those extents in a ragged plan; the 19 B loads of a LoadData2D B tile (K = 300 in
+    16-row fractals) are one loop whose destination steps by the tile's fractal count."""
+    text = emit_kernel(plan_matmul(MatmulProblem("a2", 1000, 333, 777, "half"), tiles=(128, 128, 128))).text
+    assert "fixpipeParams.mSize = m.ext;" in text and "fixpipeParams.nSize = n.ext;" in text
+    plan = plan_matmul(MatmulProblem("a2", 100, 70, 300, "half", False, True), b_load="load2d")
+    text = emit_kernel(plan).text
+    load_b = text[text.index("// LoadB:"):]
+    load_b = load_b[:load_b.index("\n}\n")]
+    assert f"for (uint32_t j = 0; j < {-(-300 // 16)}; ++j)" in load_b
+    assert "256 * j * CeilDiv(n.ext, 16)" in load_b
+    assert load_b.count("AscendC::LoadData(") == 1

@@ -210,10 +210,12 @@ def _independent(cols: list[tuple[str, np.ndarray]], n: int) -> list[tuple[str, 
     return out
 
 
-# params fields that say where (a start, a position, a padding): fitted by positions first; every other
-# params field is a size or a stride and is fitted by one extent form first, so that it reads `n.ext`, not
-# an equivalent position term that happens to match the same instances
-_WHERE = re.compile(r"start|pos|pad|offset", re.IGNORECASE)
+# params fields that say where (a start, a position, an offset): fitted by one position first; a padding
+# by one first / last flag first (a slice has its padding because it is the first or last); every other
+# params field is a size or a stride, fitted by one extent form first, so that it reads `n.ext`, not an
+# equivalent position term that happens to match the same instances
+_WHERE = re.compile(r"start|pos|offset", re.IGNORECASE)
+_PAD = re.compile(r"pad", re.IGNORECASE)
 
 
 def _exact(y: np.ndarray, cols: list[tuple[str, np.ndarray]]) -> Expr | None:
@@ -237,13 +239,15 @@ def _single(y: np.ndarray, cols: list[tuple[str, np.ndarray]]) -> Expr | None:
 
 
 def fit_int(y: np.ndarray, pos: list[tuple[str, np.ndarray]], forms: list[tuple[str, np.ndarray]],
-            flags: list[tuple[str, np.ndarray]] = (), *, size: bool = False) -> Expr | None:
+            flags: list[tuple[str, np.ndarray]] = (), *, kind: str = "where") -> Expr | None:
     """y as an integer affine function of the loop variables, checked exactly on every row; None if there
-    is none. A size field (`size`) tries one extent form first, then one flag; a position field one
-    position, then one flag; then both the positions plus at most one extent form."""
+    is none. A "size" field tries one extent form first, then one flag; a "pad" one flag, then one
+    position; a "where" field one position, then one flag; then all the positions plus at most one extent
+    form."""
     if y.min() == y.max():
         return Expr(int(y[0]))
-    for cols in ([forms, list(flags)] if size else [pos, list(flags)]):
+    order = {"size": [forms, list(flags)], "pad": [list(flags), pos], "where": [pos, list(flags)]}[kind]
+    for cols in order:
         e = _single(y, cols)
         if e is not None:
             return e
@@ -326,8 +330,9 @@ def _fit_group(rows: list[dict[str, int]], calls: list[list[Call]], vs: Vars) ->
         exprs: dict[str, Expr | Flag] = {}
         for key, v0 in skels[0][ci][1].items():
             y = np.array([sk[ci][1][key] for sk in skels], dtype=np.int64)
-            size = not key.startswith("@") and not _WHERE.search(key)
-            e = fit_bool(y, flags) if isinstance(v0, bool) else fit_int(y, pos, forms, flags, size=size)
+            kind = ("where" if key.startswith("@") or _WHERE.search(key) else
+                    "pad" if _PAD.search(key) else "size")
+            e = fit_bool(y, flags) if isinstance(v0, bool) else fit_int(y, pos, forms, flags, kind=kind)
             if e is None:
                 return None
             if not (isinstance(e, Expr) and not e.terms and e.const == v0) and not (
