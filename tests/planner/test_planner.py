@@ -30,7 +30,8 @@ from ascsim.planner import ConvProblem, MatmulProblem, plan_conv2d, plan_matmul
 from ascsim.planner.emit import run_cpp, write_plan
 from ascsim.planner.plans import category, plan_for
 from ascsim.planner.problems import conv2d_reference
-from ascsim.planner.search import Choice
+from ascsim.planner.search import TIME_CAP, TIME_POOL, Choice, MatmulSearch, score
+from ascsim.planner.timing import predict
 from ascsim.scenario import load_scenario, run_scenario
 
 CHIPS = ("a2", "ascend950")
@@ -44,7 +45,12 @@ def _mm_cases():
         if dt == "int4b_t" and at:
             continue  # 表5: A转置 b4 不支持 (no load moves a transposed int4 A)
         lay = f"A{'col' if at else 'row'}-B{'col' if bt else 'row'}"
-        yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{lay}")
+        marks = [pytest.mark.xfail(strict=True, reason=(
+            "compiled path: GlobalTensor<int4b_t>::operator[] advances by elements as bytes "
+            "(program/include/ascsim/tensor.h:141-145; LocalTensor uses bytes_of), so the looped kernel's "
+            "second A block's GM offset is doubled (the same bug as tests/planner/test_kernel.py)"))
+        ] if dt == "int4b_t" and chip == "a2" else []
+        yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{lay}", marks=marks)
 
 
 def _counts(plan) -> tuple[Counter, Counter]:
@@ -203,13 +209,11 @@ def test_matmul_forced_blockings(chip: str, dt: str, at: bool, bt: bool, name: s
 # -- the search ----------------------------------------------------------------------------------------------
 
 
-def test_search_picks_the_cheapest_candidate() -> None:
-    """Not a table: the winner costs no more than any candidate the search enumerates, and the objectives
-    trade calls against bytes as documented."""
-    from ascsim.planner.search import MatmulSearch, score
-
+def test_search_balanced_picks_the_cheapest_candidate() -> None:
+    """Objective balanced: the winner costs no more than any candidate the search enumerates, and the
+    objectives trade calls against bytes as documented."""
     p = MatmulProblem("a2", 700, 300, 900, "half")
-    plan = plan_matmul(p)
+    plan = plan_matmul(p, objective="balanced")
     s = MatmulSearch(p, "balanced", "test")
     costs = [r for ch in s.choices(plan.choice.a_load, plan.choice.b_load, None) if (r := s.evaluate(ch))]
     assert len(costs) > 10
@@ -217,6 +221,25 @@ def test_search_picks_the_cheapest_candidate() -> None:
     traffic = plan_matmul(p, objective="traffic").cost
     calls = plan_matmul(p, objective="instructions").cost
     assert traffic.total_bytes <= calls.total_bytes and calls.total_calls <= traffic.total_calls
+
+
+def test_search_time_picks_the_fastest_scheduled_candidate() -> None:
+    """Objective time (the default): the candidates (up to TIME_POOL, the cheapest by the balanced cost
+    first) are scheduled and the winner's predicted time is no more than any of theirs (recomputed here with
+    planner.timing on each candidate's own plan); the winner is one of them."""
+    p = MatmulProblem("a2", 700, 300, 900, "half")
+    plan = plan_matmul(p)
+    assert plan.objective == "time"
+    s = MatmulSearch(p, "time", "test")
+    ranked = sorted(((r[0], i, ch) for i, ch in enumerate(s.choices(plan.choice.a_load, plan.choice.b_load,
+                                                                      None)) if (r := s.evaluate(ch))),
+                    key=lambda x: x[:2])
+    assert 10 < len(ranked) <= TIME_POOL  # every candidate is scheduled
+    pool = [ch for _, _, ch in ranked[:TIME_POOL]]
+    assert plan.choice in pool
+    times = [predict(plan_for(p, ch), cap=TIME_CAP).cycles for ch in pool]
+    assert predict(plan, cap=TIME_CAP).cycles == min(times)
+    assert len(set(times)) > 1  # the pool really differs in time: the ranking is not a tie
 
 
 def test_small_channel_conv_pads_channels_and_says_why() -> None:

@@ -28,7 +28,7 @@ def _finish(plan, problem, args: argparse.Namespace) -> int:
     text = plan.report(v)
     print(text)
     if args.out:
-        paths = write_plan(plan, args.out, inputs, text)
+        paths = write_plan(plan, args.out, inputs, text, buffering=args.buffering, sync=args.sync)
         for kind, path in paths.items():
             print(f"wrote {path} ({kind})")
     return 0 if v is None or v.passed else 1
@@ -42,7 +42,8 @@ def _cmd_plan_matmul(args: argparse.Namespace) -> int:
     p = MatmulProblem(get_chip(args.chip).key, args.m, args.n, args.k, get_dtype(args.dtype).name,
                       args.a_layout == "col", args.b_layout == "col", args.bias, args.quant)
     tiles = _ints("tiles", args.tiles, (3,)) if args.tiles else None
-    plan = plan_matmul(p, a_load=args.a_load, b_load=args.b_load, tiles=tiles, objective=args.objective)
+    plan = plan_matmul(p, a_load=args.a_load, b_load=args.b_load, tiles=tiles, objective=args.objective,
+                       buffering=args.buffering)
     return _finish(plan, p, args)
 
 
@@ -61,7 +62,7 @@ def _cmd_plan_conv2d(args: argparse.Namespace) -> int:
                     pads_of(pad[0] if len(pad) == 1 else pad), (dil[0], dil[-1]), get_dtype(args.dtype).name,
                     args.groups)
     tiles = _ints("tiles", args.tiles, (3,)) if args.tiles else None
-    plan = plan_conv2d(p, tiles=tiles, objective=args.objective)
+    plan = plan_conv2d(p, tiles=tiles, objective=args.objective, buffering=args.buffering)
     return _finish(plan, p, args)
 
 
@@ -80,8 +81,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--chip", default="a2", help="chip key or alias (default a2; `ascsim chips`)")
     p.add_argument("--dtype", default="half", help="operand type: half, bfloat16_t, float, int8_t, int4b_t")
-    p.add_argument("--objective", default="balanced", choices=["balanced", "traffic", "instructions"],
-                   help="cost to minimise: bytes + 512 x calls (default), bytes first, or calls first")
+    p.add_argument("--objective", default="time", choices=["time", "balanced", "bytes", "traffic",
+                                                          "instructions"],
+                   help="what to minimise: the kernel's predicted time (default), bytes + 512 x calls, bytes "
+                   "first (traffic), or calls first")
+    p.add_argument("--buffering", default="double", choices=["double", "single"],
+                   help="plan.cpp with ping-pong L1 / L0 buffers (default) or one buffer per level")
+    p.add_argument("--sync", default="flags", choices=["flags", "barriers"],
+                   help="plan.cpp ordered by SetFlag / WaitFlag (default) or a PipeBarrier<PIPE_ALL> per "
+                   "call")
     p.add_argument("--tiles", metavar="MT,NT,KT", help="force the L0 tile (mt, nt, kt)")
     p.add_argument("-o", "--out", metavar="DIR", help="write plan.toml (scenario), data/*.npy, plan.cpp and "
                    "report.txt into DIR")

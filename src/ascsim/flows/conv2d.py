@@ -80,7 +80,10 @@ def conv2d(core: Core, x_nchw, w_oihw, stride: int | Sequence[int] = 1, pad: int
     cout, _, kh, kw = w.shape
     problem = ConvProblem(core.chip.key, 1, cin, h, wd, cout, kh, kw, pair("conv2d", "stride", stride),
                           pads_of(pad), pair("conv2d", "dilation", dilation), dt.name)
-    plan = plan_conv2d(problem, tiles=None if tiles is None else tuple(tiles), instr="conv2d")
+    # balanced, not time: a flow runs its calls on this one core, while the time objective ranks the
+    # kernel spread over all the chip's cores (docs/planner.md "The flows run plans")
+    plan = plan_conv2d(problem, tiles=None if tiles is None else tuple(tiles), instr="conv2d",
+                       objective="balanced")
     y, reports = plan.run(core, {"x": x, "w": w})
     ch = plan.choice
     stats = flow_stats(reports, tiles=len(plan.gemm.m_segs) * len(plan.gemm.n_segs) * len(plan.gemm.k_segs),

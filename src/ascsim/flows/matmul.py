@@ -80,7 +80,7 @@ def matmul(core: Core, a, b, *, a_trans: bool = False, b_trans: bool = False, a_
         raise ParamRangeError(f"matmul: op(A) is {m} x {k} but op(B) is {kb_} x {n}; K must agree")
     problem = MatmulProblem(core.chip.key, int(m), int(n), int(k), dt.name, bool(a_trans), bool(b_trans))
     plan = plan_matmul(problem, a_load=a_load, b_load=b_load, tiles=None if tiles is None else tuple(tiles),
-                       instr="matmul", tile_step=_TILE_STEP)
+                       instr="matmul", tile_step=_TILE_STEP, objective="balanced")  # one core: as conv2d
     c, reports = plan.run(core, {"a": a.T if a_trans else a, "b": b.T if b_trans else b})
     g, ch = plan.gemm, plan.choice
     stats = flow_stats(reports, tiles=len(g.m_segs) * len(g.n_segs) * len(g.k_segs),

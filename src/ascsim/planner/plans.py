@@ -21,7 +21,8 @@ from .movers import API, gran
 from .problems import ConvProblem, MatmulProblem, fmap_gm, matrix_gm, weights_to_b
 from .program import Program, instr_name
 from .schedule import Cost, Gemm
-from .search import CALL_BYTES, Choice, ConvSearch, MatmulSearch, channel_size_error
+from .search import CALL_BYTES, TIME_POOL, Choice, ConvSearch, MatmulSearch, channel_size_error
+from .timing import predict
 
 
 @dataclass
@@ -52,6 +53,7 @@ class TilePlan:
     objective: str
     candidates: int
     l1_regions: dict[str, int]
+    buffers: int = 2  # slots per level the search reserved (L1 A / B blocks, L0A / L0B tiles)
 
     @property
     def kind(self) -> str:
@@ -174,15 +176,16 @@ class TilePlan:
 
     # -- report ------------------------------------------------------------------------------------
     def occupancy(self) -> dict[str, tuple[int, int]]:
-        """(bytes used, capacity) per memory."""
+        """(bytes used, capacity) per memory: `buffers` slots of the L1 blocks and L0A / L0B tiles."""
         g, mem = self.gemm, self.chip.memory_sizes
         ms, ns, ks = ({s.ext for s in segs} for segs in (g.m_segs, g.n_segs, g.k_segs))
         l0a = max(g.tile_load("a", m, k)[3] for m in ms for k in ks)
         l0b = max(g.tile_load("b", k, n)[3] for n in ns for k in ks)
         ha = max(g.tile_load("a", m, g.k_segs[0].ext)[2] for m in ms)
         nb = max(g.tile_load("b", g.k_segs[0].ext, n)[2] for n in ns)
-        out = {"L1": (sum(self.l1_regions.values()), mem["L1"]), "L0A": (l0a, mem["L0A"]),
-               "L0B": (l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
+        r, nb_ = self.l1_regions, self.buffers
+        out = {"L1": (nb_ * (r["a"] + r["b"]) + r.get("bias", 0), mem["L1"]), "L0A": (nb_ * l0a, mem["L0A"]),
+               "L0B": (nb_ * l0b, mem["L0B"]), "L0C": (align(ha, R0) * align(nb, R0) * g.csize, mem["L0C"])}
         if g.bias is not None:
             out["BT"] = (nb * g.csize, mem["BT"])
         return out
@@ -226,14 +229,15 @@ def _check_tiles(instr: str, tiles, dims: tuple[int, int, int], step: tuple[int,
 
 @lru_cache(maxsize=64)
 def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "auto",
-                tiles: tuple[int, int, int] | None = None, objective: str = "balanced",
-                instr: str = "plan matmul", tile_step: int | None = None) -> TilePlan:
+                tiles: tuple[int, int, int] | None = None, objective: str = "time",
+                instr: str = "plan matmul", tile_step: int | None = None, buffering: str = "double"
+                ) -> TilePlan:
     """Search the tilings and loads of a matmul (planner.search) and return the cheapest `TilePlan`.
 
     a_load / b_load force a load ("load2d", "transpose", "load3d", "load2dv2"); tiles force (mt, nt, kt)
     (multiples of `tile_step`, default the dtype's granularity, or >= the whole dimension)."""
     p = problem
-    s = MatmulSearch(p, objective, instr)
+    s = MatmulSearch(p, objective, instr, _buffers(instr, buffering))
     la_all = s.resolve_load("a", p.a_trans, a_load)
     lb_all = s.resolve_load("b", p.b_trans, b_load)
     if tiles is not None:
@@ -251,19 +255,25 @@ def plan_matmul(problem: MatmulProblem, *, a_load: str = "auto", b_load: str = "
     n = s.evaluated  # before the reasons price the alternatives
     reasons = [s.load_reasons("a", p.a_trans, ch.a_load, ch), s.load_reasons("b", p.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g), s.buffers)
+
+
+def _buffers(instr: str, buffering: str) -> int:
+    if buffering not in ("double", "single"):
+        raise ParamRangeError(f"{instr}: buffering must be 'double' or 'single', but got {buffering!r}")
+    return 2 if buffering == "double" else 1
 
 
 @lru_cache(maxsize=64)
 def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = None,
-                objective: str = "balanced", instr: str = "plan conv2d", b_load: str = "auto",
-                weights: str = "auto") -> TilePlan:
+                objective: str = "time", instr: str = "plan conv2d", b_load: str = "auto",
+                weights: str = "auto", buffering: str = "double") -> TilePlan:
     """Search the tilings, channel padding, weight layout and B load of a conv2d and return the cheapest
     `TilePlan`. tiles force (mt, nt, kt) (multiples of 16, 32,
                                           32 or >= the whole dimension); weights forces the
     GM weight layout ("b": K x Cout, "bt": Cout x K)."""
     p = problem
-    s = ConvSearch(p, objective, instr)
+    s = ConvSearch(p, objective, instr, _buffers(instr, buffering))
     if tiles is not None:  # img2col rows by fractal rows; B's N and K by 32 (a b8 square, 950 b8 Load3D rows)
         tiles = _check_tiles(instr, tiles, (p.out_h * p.out_w, p.cout, p.c * p.kh * p.kw), (R0, 32, 32))
     chans = s.channel_options()
@@ -295,14 +305,16 @@ def plan_conv2d(problem: ConvProblem, *, tiles: tuple[int, int, int] | None = No
     reasons = [_channel_reason(s, ch), _weights_reason(s, ch, layouts),
                s.load_reasons("b", ch.b_trans, ch.b_load, ch)]
     reasons += _tiling_reasons(s, ch, g, n, tiles is not None)
-    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g))
+    return TilePlan(p, ch, g, cost, reasons, objective, n, s.l1_regions(g), s.buffers)
 
 
-def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "balanced") -> TilePlan:
+def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: str = "time",
+             buffering: str = "double") -> TilePlan:
     """The plan of one given point of the search space (no search): tests and docs use it to run a
     particular blocking. Raises ParamRangeError when it does not fit the memories."""
     instr = "plan"
-    s = (MatmulSearch if isinstance(problem, MatmulProblem) else ConvSearch)(problem, objective, instr)
+    s = (MatmulSearch if isinstance(problem, MatmulProblem) else ConvSearch)(problem, objective, instr,
+                                                                               _buffers(instr, buffering))
     c0 = problem.dt.c0
     if isinstance(problem, ConvProblem) and choice.k_blk % c0 and choice.k_blk < choice.channels:
         raise ParamRangeError(f"{instr}: channel blocks must be whole C0 groups ({c0} channels of "
@@ -312,7 +324,7 @@ def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: st
     if over is not None:
         raise ParamRangeError(f"{instr}: {choice} overflows {over}")
     return TilePlan(problem, choice, g, g.cost(), ["the choice was given by the caller"], objective, 1,
-                s.l1_regions(g))
+                s.l1_regions(g), s.buffers)
 
 
 # -- reasons --------------------------------------------------------------------------------------------
@@ -321,9 +333,11 @@ def plan_for(problem: MatmulProblem | ConvProblem, choice: Choice, objective: st
 def _tiling_reasons(s, ch: Choice, g: Gemm, candidates: int, forced: bool) -> list[str]:
     nm, nn, nk = len(g.m_segs), len(g.n_segs), len(g.k_segs)
     obj = {"balanced": f"bytes + {CALL_BYTES} x calls", "traffic": "bytes, then calls",
-           "instructions": "calls, then bytes"}[s.objective]
+           "bytes": "bytes, then calls", "instructions": "calls, then bytes",
+           "time": (f"the kernel's predicted time, up to {TIME_POOL} candidates scheduled, the cheapest by "
+                    f"bytes + {CALL_BYTES} x calls first")}[s.objective]
     head = ("tiles forced by the caller" if forced else
-            f"the cheapest of {candidates} candidates that fit every memory (cost = {obj})")
+            f"the best of {candidates} candidates that fit every memory (objective: {obj})")
     out = [f"L0 tiles mt x nt x kt = {ch.mt} x {ch.nt} x {ch.kt}: {nm} x {nn} output tiles, {nk} K "
            f"step(s) each; {head}"]
     kb = len(g.k_blocks)
@@ -332,11 +346,11 @@ def _tiling_reasons(s, ch: Choice, g: Gemm, candidates: int, forced: bool) -> li
     if kb == 1:
         out.append(f"L1: all of K in one block, so the outer ({outer}) operand's block stays while the loop "
                    f"walks the other; {len(g.m_blocks)} {what_a}(s), {len(g.n_blocks)} B block(s)")
-    if isinstance(s, ConvSearch) and len(g.m_blocks) > s.p.n:
-        out.append("feature-map slices of output rows carry their own top / bottom padding (divergence N3)")
     else:
         out.append(f"L1: K split into {kb} blocks (the operands do not fit L1 whole along K); each output "
                    f"tile streams its {what_a}s and B blocks")
+    if isinstance(s, ConvSearch) and len(g.m_blocks) > s.p.n:
+        out.append("feature-map slices of output rows carry their own top / bottom padding (divergence N3)")
     if nk == 1:
         out.append("L0: one K step per output tile, so the outer operand's L0 tile is reused across the "
                    "inner loop")
@@ -438,8 +452,53 @@ def format_report(plan: TilePlan, v: Verification | None = None) -> str:
     lines += ["", "memory occupancy (peak bytes in use / capacity)"]
     for mem, (used, size) in plan.occupancy().items():
         lines.append(f"  {mem:4} {_kb(used):>10} of {_kb(size):>9} ({100 * used / size:5.1f} %)")
+    lines += tail_lines(plan) + kernel_lines(plan)
     lines += ["", "why"]
     lines += [f"  - {r}" for r in plan.reasons]
     if v is not None:
         lines += ["", v.line()]
     return "\n".join(lines)
+
+
+def tail_lines(plan: TilePlan) -> list[str]:
+    """The tile shapes the loop runs: per axis the extents (a block's last tile is min(tile, remaining)),
+    then every distinct Mmad shape m x n x k (valid rows / columns) with how often it runs."""
+    g, ch = plan.gemm, plan.choice
+    out = ["", "tile shapes (ragged tails = min(tile, remaining) at the end of a block)"]
+    counts = {}
+    for name, segs, full in (("M", g.m_segs, ch.mt), ("N", g.n_segs, ch.nt), ("K", g.k_segs, ch.kt)):
+        c = Counter(s.ext for s in segs)
+        counts[name] = c
+        parts = [f"{n} x {e}" + ("" if e == min(full, max(c)) else " (tail)") for e, n in
+                 sorted(c.items(), reverse=True)]
+        out.append(f"  {name}: {', '.join(parts)}")
+    shapes = Counter()
+    for me, cm in counts["M"].items():
+        for ne, cn in counts["N"].items():
+            for ke, ck in counts["K"].items():
+                shapes[me, ne, ke] = cm * cn * ck
+    top = max(shapes)
+    for (me, ne, ke), n in sorted(shapes.items(), key=lambda x: (-x[1], x[0])):
+        tag = "full tile" if (me, ne, ke) == top else "ragged"
+        out.append(f"  Mmad {me} x {ne} x {ke} (m x n x k): {n:,} time(s) ({tag})")
+    return out
+
+
+def kernel_lines(plan: TilePlan) -> list[str]:
+    """The emitted kernel (planner.kernel) and its predicted time for each buffering / sync variant
+    (planner.timing; the what-if of docs/planner.md)."""
+    blocks = plan.chip.aic_cores
+    out = ["", f"kernel (plan.cpp: loops, {blocks} blocks; predicted by the timeline cost model, "
+           "docs/timeline.md)"]
+    variants = [("double", "flags"), ("single", "flags"), ("double", "barriers"), ("single", "barriers")]
+    if plan.buffers < 2:
+        variants = [v for v in variants if v[0] == "single"]
+    base = None
+    for buffering, sync in variants:
+        pr = predict(plan, buffering=buffering, sync=sync)
+        base = base or pr.cycles
+        name = f"{'ping-pong' if buffering == 'double' else 'single-buffered'}, " \
+               f"{'SetFlag / WaitFlag' if sync == 'flags' else 'PipeBarrier<PIPE_ALL> per call'}"
+        ratio = "" if pr.cycles == base else f" ({pr.cycles / base:.2f}x)"
+        out.append(f"  {name:50} {pr.line()}{ratio}")
+    return out

@@ -21,6 +21,7 @@ from ..engine.record import ExecReport
 from ..isa.table import BY_NAME, REQUIRED, TENSOR, pipe_of
 from ..machine.dtypes import DType
 from ..machine.memory import LocalTensor
+from ..scenario.writer import scenario_toml
 
 
 @dataclass
@@ -161,3 +162,33 @@ def run_calls(core: Core, tensors: dict[str, LocalTensor], calls: Iterable[Call]
     """Execute calls against already bound tensors (the single-tile flows use this)."""
     prog = Program(core.chip.key, calls=list(calls))
     return prog.run(core, tensors)[1]
+
+
+def _ref(ref: tuple[str, int]) -> Any:
+    name, index = ref
+    return name if not index else {"tensor": name, "index": index}
+
+
+def scenario_text(prog: Program, data: dict[str, str], header: str = "") -> str:
+    """The program as a scenario; `data` maps GM input tensors to their raw byte file (relative to the
+    scenario)."""
+    tensors = {}
+    for d in prog.tensors.values():
+        t: dict[str, Any] = {"position": d.position, "dtype": d.dtype.name, "length": d.length}
+        if d.offset is not None:
+            t["offset"] = d.offset
+        if d.name in data:
+            t["init"] = {"raw": data[d.name]}
+        tensors[d.name] = t
+    steps = []
+    for c in prog.calls:
+        s: dict[str, Any] = {"call": c.call, **{role: _ref(ref) for role, ref in c.args.items()}}
+        if c.params is not None:
+            s["params"] = c.params
+        s.update(c.extra or {})
+        if c.note:
+            s["note"] = c.note
+        steps.append(s)
+    doc = {"description": prog.description, "chip": prog.chip, "tensors": tensors, "steps": steps,
+           "save": {name: f"{name}.npy" for name in prog.outputs}}
+    return scenario_toml(doc, header, {d.name: d.note for d in prog.tensors.values() if d.note})

@@ -145,8 +145,11 @@ def _dtype_of(sc: Scenario, ref: Any) -> DType:
 
 
 def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
-                 raw: dict | None = None) -> list[str]:
-    """Declaration lines that build `obj` in C++ as variable `var` (dt: the T of templated structs)."""
+                 raw: dict | None = None, exprs: dict[str, str] | None = None) -> list[str]:
+    """Declaration lines that build `obj` in C++ as variable `var` (dt: the T of templated structs). exprs:
+    C++ expressions that replace some fields' values (dotted paths for nested structs; a list field's whole
+    initialiser) — the planner's looped kernels compute them at run time (planner.kernel)."""
+    exprs = exprs or {}
     cls = type(obj).__name__
     if isinstance(obj, (P.Load3DBitModeParam, P.Load2DBitModeParam)):
         return _bitmode_lines(obj, var, raw or {})
@@ -169,27 +172,32 @@ def struct_lines(obj: Any, var: str, dt: DType | None = None, *, chip: str = "",
     args: list[str] = []
     for f in fields[:arity]:
         v = getattr(obj, f.name)
+        text = exprs.get(f.name) or _value(f.name, v, dt)
         if isinstance(v, list):  # a `const uint8_t x[4]` constructor parameter: pass a named array
-            pre.append(f"uint8_t {f.name}[{len(v)}] = {_value(f.name, v, dt)};")
+            pre.append(f"uint8_t {f.name}[{len(v)}] = {text};")
             args.append(f.name)
         else:
-            args.append(_value(f.name, v, dt))
+            args.append(text)
     if arity:
         names = ", ".join(f.name for f in fields[:arity])
         decl = f"{ctype} {var}{{{', '.join(args)}}};  // {names}"
     else:
         decl = f"{ctype} {var};"
-    return pre + [decl] + _assignments(obj, var, fields[arity:], dt)
+    return pre + [decl] + _assignments(obj, var, fields[arity:], dt, exprs)
 
 
-def _assignments(obj: Any, var: str, fields: Any, dt: DType | None) -> list[str]:
-    """`var.field = value;` for every non-default field (nested structs field by field)."""
+def _assignments(obj: Any, var: str, fields: Any, dt: DType | None, exprs: dict[str, str] | None = None,
+                 path: str = "") -> list[str]:
+    """`var.field = value;` for every non-default field (nested structs field by field) and every field
+    `exprs` computes."""
     default = type(obj)()
     out = []
     for f in fields:
         v, d = getattr(obj, f.name), getattr(default, f.name)
         if dataclasses.is_dataclass(v):
-            out += _assignments(v, f"{var}.{f.name}", dataclasses.fields(v), dt)
+            out += _assignments(v, f"{var}.{f.name}", dataclasses.fields(v), dt, exprs, f"{path}{f.name}.")
+        elif exprs and f"{path}{f.name}" in exprs:
+            out.append(f"{var}.{f.name} = {exprs[path + f.name]};")
         elif v != d and not (f.name == "quantPre" and _value(f.name, v, dt) == _value(f.name, d, dt)):
             out.append(f"{var}.{f.name} = {_value(f.name, v, dt)};")
     return out
