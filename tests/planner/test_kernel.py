@@ -45,11 +45,7 @@ def _mm_cases():
             for at, bt in ((False, False), (True, True)):
                 if (chip == "ascend950" and dt == "int4b_t") or (dt == "int4b_t" and at):
                     continue  # no int4 Mmad on 950 (Mmad.md 表5); 表5: A转置 b4 不支持
-                marks = [pytest.mark.xfail(strict=True, reason=(
-                    "compiled path: GlobalTensor<int4b_t>::operator[] advances by elements as bytes "
-                    "(program/include/ascsim/tensor.h:141-145; LocalTensor uses bytes_of), so the second A "
-                    "block's GM offset is doubled"))] if dt == "int4b_t" and chip == "a2" and not bt else []
-                yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{'col' if at else 'row'}", marks=marks)
+                yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{'col' if at else 'row'}")
 
 
 @pytest.mark.parametrize(("chip", "dt", "at", "bt"), list(_mm_cases()))

@@ -45,12 +45,7 @@ def _mm_cases():
         if dt == "int4b_t" and at:
             continue  # 表5: A转置 b4 不支持 (no load moves a transposed int4 A)
         lay = f"A{'col' if at else 'row'}-B{'col' if bt else 'row'}"
-        marks = [pytest.mark.xfail(strict=True, reason=(
-            "compiled path: GlobalTensor<int4b_t>::operator[] advances by elements as bytes "
-            "(program/include/ascsim/tensor.h:141-145; LocalTensor uses bytes_of), so the looped kernel's "
-            "second A block's GM offset is doubled (the same bug as tests/planner/test_kernel.py)"))
-        ] if dt == "int4b_t" and chip == "a2" else []
-        yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{lay}", marks=marks)
+        yield pytest.param(chip, dt, at, bt, id=f"{chip}-{dt}-{lay}")
 
 
 def _counts(plan) -> tuple[Counter, Counter]:

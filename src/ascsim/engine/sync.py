@@ -334,14 +334,17 @@ class SyncReport:
 class _Rec:
     """One access in the history (its span and direction copied out: the hot loop reads them)."""
 
-    __slots__ = ("pipe", "seq", "acc", "name", "where", "issue", "start", "end", "write", "unit")
+    __slots__ = ("pipe", "seq", "acc", "name", "where", "issue", "start", "end", "write", "unit", "frozen")
 
     def __init__(self, pipe: str, seq: int, acc: Access, name: str, where: str, issue: int = 0,
-                 unit: bool = False) -> None:
+                 unit: bool = False, frozen: frozenset[str] = frozenset()) -> None:
         self.pipe, self.seq, self.acc, self.name, self.where = pipe, seq, acc, name, where
         self.issue = issue  # the call's place in program order
         self.start, self.end, self.write = acc.start, acc.end, acc.write
         self.unit = unit  # a Mmad / Fixpipe with unitFlag 2 or 3 (`unit_flag`)
+        # pipes every later access of which is ordered after this one (`_prune` folds accesses only the
+        # pipes that had not touched the memory yet can still race with into one such record)
+        self.frozen = frozen
 
 
 @dataclass
@@ -424,7 +427,7 @@ class SyncChecker:
                     continue  # in order: a pipe's own earlier calls never race with it
                 kq = known[q]
                 for r in recs:
-                    if r.end <= lo or hi <= r.start or not (r.write or write):
+                    if r.end <= lo or hi <= r.start or not (r.write or write) or p in r.frozen:
                         continue
                     if unit and r.unit and q != p:
                         continue  # Mmad and Fixpipe both with unitFlag: the hardware orders them per fractal
@@ -526,15 +529,39 @@ class SyncChecker:
         warnings.warn(msg, SyncWarning, stacklevel=2)
 
     def _prune(self, memory: str, pipe: str) -> None:
-        """Drop a pipe's accesses every pipe's later calls are ordered after (they can race with nothing to
-        come); past HISTORY_CAP / 2, merge the rest line by line (`_compact`)."""
-        others = min(self.vc[q][pipe] for q in PIPES if q != pipe)
-        own = self.vc[pipe][pipe] if pipe in UNORDERED_PIPES or pipe == "M" else self.count[pipe]
-        floor = min(others, own)
-        recs = [r for r in self.history[memory][pipe] if r.seq > floor]
-        if len(recs) > HISTORY_CAP // 2:
-            recs = _compact(recs)
-        self.history[memory][pipe] = recs
+        """Bound a pipe's history in `memory` without losing a race.
+
+        An access every other pipe's later calls are ordered after can race with nothing to come: dropped.
+        One that every pipe which has touched `memory` so far is ordered after can race only with a pipe
+        touching it for the first time (a cube kernel's V / MTE3 / S never touch L1, and they never sync
+        with the cube pipes, so they would hold every access back): those are folded into one record per
+        direction, marked `frozen` for the pipes already ordered after them — the rest still check it, as a
+        superset (the union of its bytes at the latest call number). Past HISTORY_CAP / 2 what is left is
+        merged line by line (`_compact`)."""
+        vc = self.vc
+        by_pipe = self.history[memory]
+        own = vc[pipe][pipe] if pipe in UNORDERED_PIPES or pipe == "M" else self.count[pipe]
+        floor = min(min(vc[q][pipe] for q in PIPES if q != pipe), own)
+        users = [q for q in by_pipe if q != pipe]  # pipes that touched `memory` (their keys stay)
+        settled = min(min((vc[q][pipe] for q in users), default=own), own)
+        keep: list[_Rec] = []
+        fold: dict[tuple[bool, frozenset[str]], list[_Rec]] = {}
+        now = frozenset((*users, pipe))
+        for r in by_pipe[pipe]:
+            if r.seq <= floor:
+                continue
+            if r.seq <= settled and not r.unit:
+                fold.setdefault((r.write, now | r.frozen), []).append(r)
+            else:
+                keep.append(r)
+        for (write, frozen), rs in fold.items():
+            last = max(rs, key=lambda r: r.seq)
+            acc = last.acc if len(rs) == 1 else access_of(memory, union_runs(*(r.acc for r in rs)), write)
+            keep.append(_Rec(pipe, last.seq, acc, last.name, last.where, last.issue, frozen=frozen))
+        keep.sort(key=lambda r: r.seq)
+        if len(keep) > HISTORY_CAP // 2:
+            keep = _compact(keep)
+        by_pipe[pipe] = keep
 
     @staticmethod
     def _pipe(p: str) -> None:
@@ -783,14 +810,14 @@ def _compact(recs: list[_Rec]) -> list[_Rec]:
     latest call number (bounded memory; a superset — ordered-before is judged by the latest)."""
     groups: dict[tuple, list[_Rec]] = {}
     for r in recs:
-        groups.setdefault((r.pipe, r.where, r.name, r.acc.write), []).append(r)
+        groups.setdefault((r.pipe, r.where, r.name, r.acc.write, r.frozen), []).append(r)
     out = []
-    for (pipe, where, name, write), rs in groups.items():
+    for (pipe, where, name, write, frozen), rs in groups.items():
         if len(rs) == 1:
             out.append(rs[0])
             continue
         acc = access_of(rs[0].acc.memory, union_runs(*(r.acc for r in rs)), write)
-        out.append(_Rec(pipe, max(r.seq for r in rs), acc, name, where))
+        out.append(_Rec(pipe, max(r.seq for r in rs), acc, name, where, frozen=frozen))
     out.sort(key=lambda r: r.seq)
     return out
 
