@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..base.errors import ParamRangeError
+from ..base.progress import Progress
 
 
 def _ints(name: str, text: str, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -24,11 +25,14 @@ def _finish(plan, problem, args: argparse.Namespace) -> int:
     from ..planner.emit import write_plan
 
     inputs = problem.random_inputs(args.seed)
-    v = None if args.no_verify else plan.verify(inputs)
-    text = plan.report(v)
+    with Progress("plan: verifying (the plan's calls on the engine, then the reference)"):
+        v = None if args.no_verify else plan.verify(inputs)
+    with Progress("plan: predicting the variants' times"):
+        text = plan.report(v)
     print(text)
     if args.out:
-        paths = write_plan(plan, args.out, inputs, text, buffering=args.buffering, sync=args.sync)
+        with Progress(f"plan: writing {args.out} (the scenario's data, the kernel)"):
+            paths = write_plan(plan, args.out, inputs, text, buffering=args.buffering, sync=args.sync)
         for kind, path in paths.items():
             print(f"wrote {path} ({kind})")
     return 0 if v is None or v.passed else 1
@@ -42,8 +46,9 @@ def _cmd_plan_matmul(args: argparse.Namespace) -> int:
     p = MatmulProblem(get_chip(args.chip).key, args.m, args.n, args.k, get_dtype(args.dtype).name,
                       args.a_layout == "col", args.b_layout == "col", args.bias, args.quant)
     tiles = _ints("tiles", args.tiles, (3,)) if args.tiles else None
-    plan = plan_matmul(p, a_load=args.a_load, b_load=args.b_load, tiles=tiles, objective=args.objective,
-                       buffering=args.buffering)
+    with Progress(f"plan: searching tiles (objective {args.objective})"):
+        plan = plan_matmul(p, a_load=args.a_load, b_load=args.b_load, tiles=tiles, objective=args.objective,
+                           buffering=args.buffering)
     return _finish(plan, p, args)
 
 
@@ -62,7 +67,8 @@ def _cmd_plan_conv2d(args: argparse.Namespace) -> int:
                     pads_of(pad[0] if len(pad) == 1 else pad), (dil[0], dil[-1]), get_dtype(args.dtype).name,
                     args.groups)
     tiles = _ints("tiles", args.tiles, (3,)) if args.tiles else None
-    plan = plan_conv2d(p, tiles=tiles, objective=args.objective, buffering=args.buffering)
+    with Progress(f"plan: searching tiles (objective {args.objective})"):
+        plan = plan_conv2d(p, tiles=tiles, objective=args.objective, buffering=args.buffering)
     return _finish(plan, p, args)
 
 
