@@ -165,9 +165,12 @@ def _cmd_draw(args: argparse.Namespace) -> int:
         from .program import cmd_draw
 
         return cmd_draw(_call_arg(args))
+    from ..base.progress import Progress
+
     run, step = _pick_step("draw", args.file, args.step)
-    draw_step(run, step, args.out, region=args.region, labels=args.labels, focus=args.focus,
-              cumulative=args.cumulative)
+    with Progress(f"draw: rendering {args.out}"):  # a whole-map picture renders for seconds
+        draw_step(run, step, args.out, region=args.region, labels=args.labels, focus=args.focus,
+                  cumulative=args.cumulative)
     print(f"wrote {args.out}")
     for line in _notes(run.results[step].report):
         print(line)
