@@ -19,6 +19,7 @@ import pytest
 from support.paths import EXAMPLES, SRC
 from support.trace_events import check_trace
 
+from ascsim.base.errors import AscsimError
 from ascsim.program import load_kernel
 from ascsim.program.run import Output
 
@@ -170,3 +171,12 @@ def test_the_worked_example_of_the_docs(runs) -> None:
         assert f"{runs[name].timeline().total:,.1f}" in text
         assert text in doc
     assert f"the scalar unit waits {runs['barriers'].timeline().pipes['S'].waiting:,.0f} cycles" in doc
+
+
+@pytest.mark.parametrize("launch", [1, -2, 1.0, True])
+def test_a_launch_the_run_does_not_have_is_refused_with_the_range(runs, launch) -> None:
+    """The example launches one kernel: launch 0 / -1 only; the message names the option and the range."""
+    expected = r"^launch=.* \(--launch\): the run has 1 kernel launch\(es\); give an integer in \[-1, 0\]"
+    with pytest.raises(AscsimError, match=expected):
+        runs["pingpong"].timeline(launch=launch)
+    assert runs["pingpong"].timeline(launch=0).total == runs["pingpong"].timeline().total

@@ -153,7 +153,8 @@ class ProgramRun:
             raise AscsimError("the program launched no kernel: there is no timeline")
         n = len(streams)
         if isinstance(launch, bool) or not isinstance(launch, int) or not -n <= launch < n:
-            raise AscsimError(f"launch={launch!r}: the run has {len(streams)} launch(es)")
+            raise AscsimError(f"launch={launch!r} (--launch): the run has {n} kernel launch(es); give an "
+                              f"integer in [{-n}, {n - 1}] (-1, the default: the last)")
         blocks = streams[launch]
         return timeline_of({b: r.stream() for b, r in sorted(blocks.items())}, self.chip.key, cost_model,
                            title=self.entry)
