@@ -119,7 +119,7 @@ def test_emitted_scenario_names_tensors_by_plain_unique_identifiers(kernel, tmp_
 
 def test_explore_a_program(tmp_path: Path, capsys) -> None:
     """`ascsim explore kernel.cpp` with the bindings of the example's header comment: one entry per call
-    of `ascsim run`, titled "call N", the operands named as written."""
+    of `ascsim run` (its line, file:line included), titled "call N", the operands named as written."""
     header = (EXAMPLES / "matmul_pingpong.cpp").read_text().splitlines()
     cmd = next(ln for ln in header if ln.startswith("//   ascsim run ")).split()[4:]
     gm = [a.replace("c.npy", str(tmp_path / "c.npy")) for a in cmd]
@@ -130,6 +130,7 @@ def test_explore_a_program(tmp_path: Path, capsys) -> None:
     text = page.read_text()
     steps = json.loads(re.search(r"const STEPS = (.*);\n", text).group(1).replace("<\\/", "</"))
     assert len(steps) == len(calls) == 23
+    assert [st["summary"] for st in steps] == calls  # the step list reads as `ascsim run` prints the calls
     assert 'const UNIT = "call";' in text
     pic = steps[4]["pic"]  # LoadDataWithTranspose(b2[r * (N / 16) * FRAC], b1, params)
     assert pic["title"].startswith("call 4: LoadDataWithTranspose")

@@ -222,6 +222,6 @@ def cmd_explore(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as d:
         run, sc = traced_run(args, Path(d))
         path = write_explorer(run_scenario(sc), args.out, region=args.region,
-                              calls=[c.names for c in run.trace])
+                              calls=[c.names for c in run.trace], lines=[call_summary(c) for c in run.trace])
     print(f"wrote {path} ({len(run.trace)} calls; open it in a browser)")
     return 0

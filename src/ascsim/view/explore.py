@@ -155,12 +155,14 @@ def replay(run: ScenarioRun, visit: Callable[[ScenarioRun, int], None]) -> None:
 
 
 def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None, *,
-                   calls: Sequence[Mapping[str, str]] | None = None) -> Path:
+                   calls: Sequence[Mapping[str, str]] | None = None, lines: Sequence[str] | None = None
+                   ) -> Path:
     """Write the explorer page of a ScenarioRun to `out` (.html): every step of the run, each with the state
     it had when it ran. `region`: destination fractals per picture (default: all, as `draw --region`).
     `calls`: the run is a compiled program's traced run (program.emit), one operand-name mapping per call
     (`TraceCall.names`): the page then says "call N", as `ascsim run` / `draw --call N` do, and names the
-    operands as the program's calls wrote them."""
+    operands as the program's calls wrote them. `lines`: the step list's line per step instead of the
+    scenario's summary (a program's: `ascsim run kernel.cpp`'s, with the call's file:line)."""
     out = Path(out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise ParamRangeError(f"explore: out must end in .html, but got {out.name!r}")
@@ -172,6 +174,8 @@ def write_explorer(run: ScenarioRun, out: str | Path, region: str | None = None,
 
         def visit(again: ScenarioRun, n: int) -> None:
             steps.append(step_data(again, n, region, calls[n] if calls is not None else None))
+            if lines is not None:
+                steps[-1]["summary"] = lines[n]
             shown.update()
 
         replay(run, visit)
