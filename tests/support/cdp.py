@@ -1,5 +1,6 @@
 """A minimal Chrome DevTools Protocol client over `--remote-debugging-pipe` (standard library only): start
-headless Chromium, open a page, evaluate JavaScript, send real mouse events. Used by the explorer test."""
+headless Chromium, open a page, evaluate JavaScript, send real mouse events, collect the page's uncaught
+exceptions and console errors. Used by the explorer test."""
 
 from __future__ import annotations
 
@@ -64,6 +65,14 @@ class Browser:
         self._buf = b""
         self._id = 0
         self.session: str | None = None
+        # the open page's uncaught exceptions and console.error calls (Runtime events), since `open`
+        self.errors: list[dict] = []
+
+    def _is_error(self, msg: dict) -> bool:
+        if msg.get("sessionId") != self.session or self.session is None:
+            return False
+        return msg.get("method") == "Runtime.exceptionThrown" or (
+            msg.get("method") == "Runtime.consoleAPICalled" and msg["params"].get("type") == "error")
 
     def send(self, method: str, params: dict | None = None, session: bool = True, timeout: float = 30) -> Any:
         self._id += 1
@@ -76,6 +85,8 @@ class Browser:
             while b"\0" in self._buf:
                 raw, self._buf = self._buf.split(b"\0", 1)
                 reply = json.loads(raw)
+                if self._is_error(reply):
+                    self.errors.append(reply["params"])
                 if reply.get("id") == self._id:
                     if "error" in reply:
                         raise RuntimeError(f"{method}: {reply['error']}")
@@ -90,7 +101,9 @@ class Browser:
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
                                  session=False)["sessionId"]
+        self.errors = []
         self.send("Page.enable")
+        self.send("Runtime.enable")  # before navigating: an exception while the page loads is reported too
         self.send("Page.navigate", {"url": url})
         end = time.monotonic() + 30
         while self.eval("document.readyState") != "complete" and time.monotonic() < end:

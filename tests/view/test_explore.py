@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 import pytest
-from support.cdp import Browser, find_chromium
+from support.cdp import browser_session
 from support.paths import EXAMPLES
 
 from ascsim.cli import main
@@ -27,17 +27,12 @@ from ascsim.view.draw import _dst_panel, _src_panel, build_picture, drawn_fracta
 from ascsim.view.explain import describe, provenance, step_view
 from ascsim.view.explore import MAX_LINES
 
-CHROMIUM = find_chromium()
 SHIFT = 8  # CDP modifier bit
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium executable on PATH (Debian: apt-get install chromium; .ci/run does it)")
-    b = Browser(CHROMIUM)
-    yield b
-    b.close()
+    yield from browser_session(pytest.skip)
 
 
 def _page(tmp_path, example: str) -> str:
@@ -297,6 +292,101 @@ def test_hover_highlights_source_and_explains(tmp_path, browser, example, step, 
             assert sok[0] and [int(v) for v in src_hl] == [int(sx[0]), int(sy[0])]
         else:
             assert src_hl is None  # a pad reads nothing
+
+
+# -- (f) the second row of a two-part instruction: the index / scale part ------------------------------------
+
+
+def _hl(browser, id_: str) -> list[int] | None:
+    """(col, row) of the outline `id_` (hl-dst / hl-src), None when hidden."""
+    got = browser.eval(f"(() => {{ const r = document.querySelector('#{id_}'); return r && "
+                       "r.style.display !== 'none' ? [r.dataset.col, r.dataset.row] : null; })()")
+    return None if got is None else [int(v) for v in got]
+
+
+@pytest.mark.parametrize(("example", "step", "part"), [
+    ("sparse_matmul", 1, "index"),   # LoadDataWithSparse: 128-B index fractals -> the sparse index buffer
+    ("mx_matmul", 0, "scales"),      # Load2DMX: scaleA -> L0A_MX
+    ("mx_matmul", 1, "scales"),      # Load2DMX: scaleB -> L0B_MX
+])
+def test_second_row_hovers_both_ways(tmp_path, browser, example, step, part):
+    """Hovering a destination cell of the second row outlines the source cell of the element
+    `explain --part` names (explain.provenance with part=, located on the picture's second-row source panel)
+    and shows its explain line; hovering a second-row source cell outlines exactly the destination elements
+    whose provenance reads it."""
+    run, pic = _overview(example, step)
+    assert len(pic.rows) == 2
+    src_p, dst_p = pic.rows[1]
+    n_dst = step_view(run, step, part).n_dst
+    prov = provenance(run, step, list(range(n_dst)), part=part)
+    assert {d["part"] for d in prov} == {part}
+    reads = np.array([d["src_index"] if d["status"] == "read" else -1 for d in prov])
+    reading = np.flatnonzero(reads >= 0)
+    assert reading.size
+    browser.open(_page(tmp_path, example))
+    browser.eval(f"document.querySelector('#steps li[data-step=\"{step}\"]').click()")
+    for e in reading[[0, 1, reading.size // 2, -1]].tolist():
+        browser.move_mouse(*browser.eval(f"window.ascsimCell({e}, 1)"))
+        assert _text(browser, "info") == describe(prov[e])
+        assert browser.eval("document.getElementById('info').dataset.part") == part
+        x, y, ok = dst_p.locate(np.array([e]))
+        assert ok[0] and _hl(browser, "hl-dst") == [int(x[0]), int(y[0])]
+        sx, sy, sok = src_p.locate(np.array([reads[e]]))
+        assert sok[0] and _hl(browser, "hl-src") == [int(sx[0]), int(sy[0])]
+        # reverse: that source cell -> every destination element of this part that read an element drawn there
+        cand = np.unique(reads[reading])
+        cx, cy, cok = src_p.locate(cand)
+        same = set(cand[cok & (cx == sx[0]) & (cy == sy[0])].tolist())
+        readers = {i for i in range(n_dst) if reads[i] in same}
+        browser.move_mouse(*browser.eval(f"window.ascsimSrcCell({int(sx[0])}, {int(sy[0])}, 1)"))
+        got = _outlined(browser)
+        assert {int(dst_p.elements[r, c]) for c, r in got} == readers and len(got) == len(readers)
+        assert browser.eval("document.getElementById('info').dataset.count") == str(len(readers))
+        assert _text(browser, "info").startswith(f"{part} source cell")
+    # the first row still hovers as before (its element 0 and its own explain line)
+    browser.move_mouse(*browser.eval("window.ascsimCell(0)"))
+    assert browser.eval("document.getElementById('info').dataset.part") == "data"
+    assert _text(browser, "info") == describe(provenance(run, step, [0])[0])
+
+
+# -- (g) a compiled program's page ---------------------------------------------------------------------------
+
+
+def test_program_page_loads_and_hovers(tmp_path, browser, capsys):
+    """`ascsim explore matmul_pingpong.cpp` (the bindings of its header comment): the page loads without
+    an uncaught exception or console error, lists one entry per call `ascsim run` prints, and hovering
+    destination elements of call 4 (LoadDataWithTranspose) outlines the source cell of the element
+    `ascsim explain --call 4 --dst I` names, located on the picture of the program's emitted scenario."""
+    cpp = EXAMPLES / "matmul_pingpong.cpp"
+    header = cpp.read_text().splitlines()
+    cmd = next(ln for ln in header if ln.startswith("//   ascsim run ")).split()[4:]
+    gm = [a.replace("c.npy", str(tmp_path / "c.npy")) for a in cmd]
+    trace = tmp_path / "trace.toml"
+    assert main(["run", str(cpp), *gm, "--emit-scenario", str(trace)]) == 0
+    calls = [ln for ln in capsys.readouterr().out.splitlines() if re.match(r"\[\d+\] ", ln)]
+    page = tmp_path / "p.html"
+    assert main(["explore", str(cpp), *gm, "-o", str(page)]) == 0
+    browser.open(page.as_uri())
+    assert browser.errors == []
+    assert browser.eval("document.querySelectorAll('#steps li').length") == len(calls) > 4
+    browser.eval("document.querySelector('#steps li[data-step=\"4\"]').click()")
+    assert _text(browser, "stepname").startswith("call 4: LoadDataWithTranspose")
+    run = run_scenario(load_scenario(trace), upto=4)
+    src_p = build_picture(step_view(run, 4), region="all").rows[0][0]
+    for e in (0, 17, 300):
+        assert main(["explain", str(cpp), "--call", "4", "--dst", str(e), *gm]) == 0
+        line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(f"dst[{e}] "))
+        s = int(re.search(r"<- b1\[(\d+)\]", line).group(1))
+        browser.move_mouse(*browser.eval(f"window.ascsimCell({e})"))
+        assert _text(browser, "info") == line
+        sx, sy, ok = src_p.locate(np.array([s]))
+        assert ok[0] and _hl(browser, "hl-src") == [int(sx[0]), int(sy[0])]
+    assert browser.errors == []
+    # the listener does hear an error: one thrown on purpose after the checks
+    browser.eval("setTimeout(() => { throw new Error('ascsim-probe'); }, 0)")
+    browser.eval("new Promise((ok) => setTimeout(ok, 50))")
+    browser.eval("1")
+    assert any("ascsim-probe" in json.dumps(x) for x in browser.errors)
 
 
 # -- the page itself ----------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ typing a fractal range, and the view zooms to it. Once cells are large
 enough on screen their labels (source (h, w) / (row, col), as `draw --labels source`) are drawn for the
 cells in view. Hovering a destination element outlines it and the source element it read and shows its
 `explain` line; hovering a source cell outlines every destination element that read it, with the count.
+The second row of a two-part instruction (LoadDataWithSparse's index part, Load2DMX's scale part, drawn
+from `view.aux`) hovers the same way from its own hover map (what `explain --part index|scales` says).
 
 State is that of the step: the scenario is replayed here and each step's page data is taken right after
 the step ran (registers, memory contents, earlier writes), exactly what `ascsim draw/explain --step N`
@@ -36,7 +38,7 @@ from ..base.errors import ParamRangeError
 from ..base.progress import Progress
 from ..scenario import ScenarioRun, StepResult, build, summarize
 from ..scenario.run import exec_step
-from .draw import build_picture, cell_labels, label_pass, register_lines, render, run_others
+from .draw import build_picture, cell_labels, groups_of, label_pass, register_lines, render, run_others
 from .explain import (
     describe,
     format_summary,
@@ -70,45 +72,71 @@ def _memories(run: ScenarioRun, ranges: tuple) -> list[str]:
 
 
 def _picture_data(run: ScenarioRun, view: Any, region: str | None) -> dict:
-    """The overview picture of a data step's StepView with its hover map, labels and explain lines."""
+    """The overview picture of a data step's StepView with its hover maps, labels and explain lines: the
+    first row's on the picture's own entry, a two-part instruction's second row's (index / scales) under
+    "aux", both built by `_hover_map`."""
     n = view.index
     pic = build_picture(view, region=region or "all", others=run_others(run, n))
     label_pass(pic, "auto")
     svg, placed, _ = render(pic, None, "svg")
-    src_p, dst_p = pic.rows[0]
     by_panel = {id(pl.panel): pl for pl in placed}
-    data: dict[str, Any] = {"svg": svg.decode(), "title": pic.title, "dst": _panel_json(by_panel[id(dst_p)]),
-                            "src": _panel_json(by_panel[id(src_p)]) if src_p is not None else None,
-                            "fe": view.frac_elems, "labelled": dst_p.label_mode != "none",
+    data: dict[str, Any] = {"svg": svg.decode(), "title": pic.title,
                             # the home view ends under the lowest panel (+ its channel-group captions)
                             "bottom": max((pl.y + pl.panel.height * pl.cell) * 72 for pl in placed) + 40}
-    cells = dst_p.elements.ravel()
-    if cells.size + (src_p.elements.size if src_p is not None else 0) > MAX_CELLS:
-        data["note"] = (f"{cells.size:,} destination cells: no hover map (past {MAX_CELLS:,}); "
-                        "narrow it with --region")
+    rows = [(view, pic.g, *pic.rows[0])]
+    if len(pic.rows) > 1 and pic.rows[1][1] is not None:
+        rows.append((view.aux, groups_of(view.aux), *pic.rows[1]))
+    n_cells = sum(p.elements.size for row in rows for p in row[2:] if p is not None)
+    budget = MAX_LINES
+    for k, (v, g, src_p, dst_p) in enumerate(rows):
+        m = _hover_map(v, g, src_p, dst_p, by_panel, budget, with_map=n_cells <= MAX_CELLS)
+        budget -= len(m.get("lines", ()))
+        if k == 0:
+            data.update(m)
+        else:
+            data["aux"] = m
+    if n_cells > MAX_CELLS:
+        data["note"] = (f"{pic.rows[0][1].elements.size:,} destination cells: no hover map (past "
+                        f"{MAX_CELLS:,} cells); narrow it with --region")
         return data
-    n_dst = pic.g.src.size
+    slab, dlab = cell_labels(pic)  # the first row is (source, destination); the second row has no labels
+    data.update({"dlab": dlab.ravel().tolist(), "notes": [x for x in pic.notes if x.startswith("magenta")]})
+    if slab is not None:
+        data["slab"] = slab.ravel().tolist()
+    return data
+
+
+def _hover_map(view: Any, g: Any, src_p: Any, dst_p: Any, by_panel: Mapping[int, Any], budget: int, *,
+               with_map: bool) -> dict:
+    """One row's hover map: its panels' placement, and per destination cell the element it shows, whether
+    this step wrote it, its explain line (the first `budget` written elements) and the (col, row) of the
+    source cell it read (-1: none). `with_map` False: the placement only (the page is past MAX_CELLS)."""
+    data: dict[str, Any] = {"part": view.part, "fe": view.frac_elems, "dst": _panel_json(by_panel[id(dst_p)]),
+                            "src": _panel_json(by_panel[id(src_p)]) if src_p is not None else None,
+                            "labelled": dst_p.label_mode != "none"}
+    if not with_map:
+        return data
+    cells = dst_p.elements.ravel()
+    n_dst = g.src.size
     written = (cells >= 0) & (cells < n_dst)
-    written &= pic.g.src[np.clip(cells, 0, n_dst - 1)] != -2
+    written &= g.src[np.clip(cells, 0, n_dst - 1)] != -2
     elems = cells[written]
     lines_of = np.full(cells.size, -1, dtype=np.int64)
-    take = elems[:MAX_LINES]
+    take = elems[: max(budget, 0)]
     lines = [describe(d) for d in view_provenance(view, take.tolist())] if take.size else []
     lines_of[np.flatnonzero(written)[: take.size]] = np.arange(take.size)
     srcx = np.full(cells.size, -1, dtype=np.int64)
     srcy = np.full(cells.size, -1, dtype=np.int64)
     if src_p is not None and elems.size:
-        s = pic.g.src[elems]
+        s = g.src[elems]
         read = s >= 0
         x, y, ok = src_p.locate(s[read])
         idx = np.flatnonzero(written)[read]
         srcx[idx[ok]], srcy[idx[ok]] = x[ok], y[ok]
-    slab, dlab = cell_labels(pic)  # the first row is (source, destination)
     data.update({"cells": cells.tolist(), "written": written.astype(int).tolist(), "line": lines_of.tolist(),
-                 "lines": lines, "srcx": srcx.tolist(), "srcy": srcy.tolist(), "dlab": dlab.ravel().tolist(),
-                 "notes": [x for x in pic.notes if x.startswith("magenta")]})
+                 "lines": lines, "srcx": srcx.tolist(), "srcy": srcy.tolist()})
     if src_p is not None:
-        data.update({"sel": src_p.elements.ravel().tolist(), "slab": slab.ravel().tolist()})
+        data["sel"] = src_p.elements.ravel().tolist()
     return data
 
 
@@ -242,7 +270,7 @@ fractals <input id="rfrom" type="number" min="0"> &ndash; <input id="rto" type="
 const UNIT = {{UNIT}};  // "step" (a scenario) or "call" (a compiled program's traced run)
 const STEPS = {{DATA}};
 const NS = "http://www.w3.org/2000/svg";
-let cur = 0, full = null, home = null, vb = null, miniDrag = false, rev = null, drag = null, selMode = false;
+let cur = 0, full = null, home = null, vb = null, miniDrag = false, revs = [], drag = null, selMode = false;
 const $ = (id) => document.getElementById(id);
 const svgEl = () => $("pic").querySelector("svg");
 const P = () => STEPS[cur].pic;
@@ -276,40 +304,50 @@ function clearHl() {
   layer("hl-rev").replaceChildren();
 }
 
-// -- hover: destination -> source, source -> every destination that read it
-function shortLine(pic, i, e) {
-  const f = Math.floor(e / pic.fe), s = pic.srcx[i] >= 0 ? " <- source cell (" + pic.dlab[i] + ")" : "";
+// -- hover: destination -> source, source -> every destination that read it. One mechanism for every row
+// of panels: maps() is the picture's hover maps, the first row's (the picture's own entry) and, for a
+// two-part instruction, the second row's (pic.aux: the index / scale part); revs[k] is map k's reverse map.
+const maps = (pic) => pic && pic.cells ? (pic.aux && pic.aux.cells ? [pic, pic.aux] : [pic]) : [];
+function shortLine(m, i, e) {
+  const f = Math.floor(e / m.fe);
+  const s = m.srcx[i] >= 0 ? " <- source cell (" + (m.dlab ? m.dlab[i] : "col " + m.srcx[i] + ", row " +
+    m.srcy[i]) + ")" : "", part = m.part !== "data" ? " --part " + m.part : "";
   return "dst[" + e + "] (fractal " + f + ")" +
-    (pic.written[i] ? s || " <- pad" : ": not written by this " + UNIT) +
-    "  [full line: ascsim explain FILE --" + UNIT + " " + STEPS[cur].step + " --dst " + e + "]";
+    (m.written[i] ? s || " <- pad" : ": not written by this " + UNIT) +
+    "  [full line: ascsim explain FILE --" + UNIT + " " + STEPS[cur].step + part + " --dst " + e + "]";
 }
 function hover(ev) {
   const pic = P();
   if (drag || !pic || !pic.cells) return;
-  const svg = svgEl(), p = toSvg(ev.clientX, ev.clientY);
+  const svg = svgEl(), p = toSvg(ev.clientX, ev.clientY), info = $("info");
   clearHl();
-  let c = cellAt(pic.dst, p);
-  if (c) {
-    const i = c[1] * pic.dst.w + c[0], e = pic.cells[i];
-    if (e < 0) { $("info").textContent = " "; return; }
-    rect(svg, pic.dst, c[0], c[1], "hl", "hl-dst");
-    $("info").dataset.element = e; $("info").dataset.side = "dst"; delete $("info").dataset.count;
-    $("info").textContent = pic.line[i] >= 0 ? pic.lines[pic.line[i]] :
-      pic.written[i] ? shortLine(pic, i, e) : "dst[" + e + "]: not written by this " + UNIT;
-    if (pic.src && pic.srcx[i] >= 0) rect(svg, pic.src, pic.srcx[i], pic.srcy[i], "hl", "hl-src");
+  const ms = maps(pic);
+  for (let k = 0; k < ms.length; k++) {
+    const m = ms[k];
+    let c = cellAt(m.dst, p);
+    if (c) {
+      const i = c[1] * m.dst.w + c[0], e = m.cells[i];
+      if (e < 0) { info.textContent = " "; return; }
+      rect(svg, m.dst, c[0], c[1], "hl", "hl-dst");
+      Object.assign(info.dataset, {element: e, side: "dst", part: m.part}); delete info.dataset.count;
+      info.textContent = m.line[i] >= 0 ? m.lines[m.line[i]] :
+        m.written[i] ? shortLine(m, i, e) : "dst[" + e + "]: not written by this " + UNIT;
+      if (m.src && m.srcx[i] >= 0) rect(svg, m.src, m.srcx[i], m.srcy[i], "hl", "hl-src");
+      return;
+    }
+    c = cellAt(m.src, p);
+    if (!c) continue;
+    const j = c[1] * m.src.w + c[0], readers = revs[k].get(j) || [];
+    if (m.sel[j] < 0) { info.textContent = " "; return; }
+    rect(svg, m.src, c[0], c[1], "hl", "hl-src");
+    const g = layer("hl-rev");
+    for (const i of readers) rect(g, m.dst, i % m.dst.w, Math.floor(i / m.dst.w), "rev");
+    Object.assign(info.dataset, {element: m.sel[j], side: "src", part: m.part, count: readers.length});
+    info.textContent = (m.part !== "data" ? m.part + " " : "") + "source cell (" +
+      (m.slab && m.slab[j] || "col " + c[0] + ", row " + c[1]) + "), element " + m.sel[j] + ": read by " +
+      readers.length + " destination element" + (readers.length === 1 ? "" : "s") + " (outlined blue)";
     return;
   }
-  c = cellAt(pic.src, p);
-  if (!c) return;
-  const j = c[1] * pic.src.w + c[0], readers = rev.get(j) || [];
-  if (pic.sel[j] < 0) { $("info").textContent = " "; return; }
-  rect(svg, pic.src, c[0], c[1], "hl", "hl-src");
-  const g = layer("hl-rev");
-  for (const i of readers) rect(g, pic.dst, i % pic.dst.w, Math.floor(i / pic.dst.w), "rev");
-  Object.assign($("info").dataset, {element: pic.sel[j], side: "src", count: readers.length});
-  $("info").textContent = "source cell (" + (pic.slab[j] || "col " + c[0] + ", row " + c[1]) + "), element " +
-    pic.sel[j] + ": read by " + readers.length + " destination element" + (readers.length === 1 ? "" : "s") +
-    " (outlined blue)";
 }
 
 // -- zoom / pan: the SVG viewBox; labels drawn for the cells in view once they are large enough
@@ -448,9 +486,10 @@ function show(k) {
   home = [full[0], full[1], full[2], Math.min(full[3], pic.bottom)];  // the panels: text blocks are beside
   $("miniimg").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(pic.svg);
   svg.removeAttribute("width"); svg.removeAttribute("height");
-  rev = new Map();
-  if (pic.srcx) pic.srcx.forEach((x, i) => { if (x >= 0) { const j = pic.srcy[i] * pic.src.w + x;
-    if (!rev.has(j)) rev.set(j, []); rev.get(j).push(i); } });
+  revs = maps(pic).map((m) => { const rev = new Map();
+    m.srcx.forEach((x, i) => { if (x >= 0) { const j = m.srcy[i] * m.src.w + x;
+      if (!rev.has(j)) rev.set(j, []); rev.get(j).push(i); } });
+    return rev; });
   setVB(home.slice());
   svg.addEventListener("mousemove", hover);
   svg.addEventListener("mousedown", down);
@@ -467,8 +506,11 @@ function centre(panel, i) {
   q.y = panel.y + (Math.floor(i / panel.w) + 0.5) * panel.cell;
   const r = q.matrixTransform(svgEl().getScreenCTM()); return [r.x, r.y];
 }
-window.ascsimCell = (e) => { const i = P().cells.indexOf(e); return i < 0 ? null : centre(P().dst, i); };
-window.ascsimSrcCell = (col, row) => centre(P().src, row * P().src.w + col);
+// (row k: 0 = the first row of panels, 1 = a two-part instruction's second row)
+window.ascsimCell = (e, k = 0) => { const m = maps(P())[k], i = m.cells.indexOf(e);
+  return i < 0 ? null : centre(m.dst, i); };
+window.ascsimSrcCell = (col, row, k = 0) => { const m = maps(P())[k];
+  return centre(m.src, row * m.src.w + col); };
 window.ascsimShow = show;
 $("prev").onclick = () => show(cur - 1); $("next").onclick = () => show(cur + 1);
 $("zin").onclick = () => zoomCentre(1.5); $("zout").onclick = () => zoomCentre(1 / 1.5);
