@@ -216,19 +216,19 @@ def check_table(table: Mapping[str, Any], complete: bool) -> None:
         _check_entry(f"mmad.dtype.{name}", entry, DTYPE_KEYS)
     if complete:
         for s, keys in SCALAR_SECTIONS.items():
-            for k in keys:
-                if k != "source" and k not in table.get(s, {}):
-                    raise CostModelError(f"cost model: {s}.{k} is missing")
+            _require(s, table.get(s, {}), keys)
         for name, entry in paths.items():
-            for k in PATH_KEYS:
-                if k != "source" and k not in entry:
-                    raise CostModelError(f"cost model: path.\"{name}\".{k} is missing")
-        if "latency_cycles" not in mmad:
-            raise CostModelError("cost model: mmad.latency_cycles is missing")
+            _require(f"path.\"{name}\"", entry, PATH_KEYS)
+        _require("mmad", mmad, MMAD_KEYS)
         for name, entry in mmad.get("dtype", {}).items():
-            for k in ("fractal", "per_cycle"):
-                if k not in entry:
-                    raise CostModelError(f"cost model: mmad.dtype.{name}.{k} is missing")
+            _require(f"mmad.dtype.{name}", entry, DTYPE_KEYS)
+
+
+def _require(where: str, entry: Mapping[str, Any], keys: Mapping[str, type]) -> None:
+    """Every key of the entry's key table is required but its `source` (the tables say which keys exist)."""
+    for k in keys:
+        if k != "source" and k not in entry:
+            raise CostModelError(f"cost model: {where}.{k} is missing")
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> None:
