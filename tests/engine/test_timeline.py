@@ -316,3 +316,13 @@ def test_the_docs_table_of_the_a2_costs_is_the_a2_table() -> None:
                 f"| `mmad.latency_cycles` | {m.mmad_latency:g} |"):
         assert row in doc, row
     assert m.path("fill->L0A").latency_cycles == 10
+
+
+def test_the_timeline_knows_the_sync_checkers_pipes_and_events() -> None:
+    """One set of pipes (the timeline only orders them for its rows) and one reading of a HardEvent."""
+    from ascsim.engine import sync, timeline
+
+    assert sorted(timeline.PIPES) == sorted(sync.PIPES)
+    assert timeline.event_pipes("MTE2_MTE1") == sync.event_pipes("MTE2_MTE1") == ("MTE2", "MTE1")
+    with pytest.raises(timeline.ScheduleError, match=r"^HardEvent 'MTE2_X' is not <source pipe>_<waiting"):
+        timeline.event_pipes("MTE2_X")

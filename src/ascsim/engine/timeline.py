@@ -44,8 +44,10 @@ from typing import Any
 
 from ..base.errors import AscsimError
 from ..machine.costs import MMAD_KINDS, CostModel
+from . import sync
 
-#: The pipes of a cube core, in the order a timeline shows them.
+#: The sync checker's pipes (engine.sync.PIPES), in the order a timeline shows them: the data's way
+#: through the cube core, the scalar unit first.
 PIPES = ("S", "MTE2", "MTE1", "M", "FIX", "MTE3", "V")
 
 
@@ -171,10 +173,12 @@ class Schedule:
 
 
 def event_pipes(event: str) -> tuple[str, str]:
-    parts = event.split("_")
-    if len(parts) != 2 or not all(p in PIPES for p in parts):
-        raise ScheduleError(f"HardEvent {event!r} is not <source pipe>_<waiting pipe> of {', '.join(PIPES)}")
-    return parts[0], parts[1]
+    """The sync checker's reading of a HardEvent (source pipe, waiting pipe), refused as a ScheduleError:
+    a hand-built stream is the schedule's input."""
+    try:
+        return sync.event_pipes(event)
+    except ValueError as e:
+        raise ScheduleError(str(e)) from None
 
 
 def _check_pipe(p: str) -> None:
