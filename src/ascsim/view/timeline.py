@@ -173,20 +173,11 @@ def scenario_events(run: Any) -> list[Event]:
         pipe = table.pipe_of(r.step.call, dst, src, chip)
         if pipe is None:
             continue
-        params = r.step.raw.get("params")
         where = f"{name} {r.step.line or f'steps[{r.step.index}]'}"
-        call = PipeCall(r.step.call, pipe, where, acc,
-                        _Params(params) if isinstance(params, Mapping) else params, rep)
+        # the struct the step's call was given (Core's methods record it on the report): a Mmad's m / k / n
+        call = PipeCall(r.step.call, pipe, where, acc, rep.params, rep)
         out += [instr_of_call(call), Barrier("ALL", where)]
     return out
-
-
-class _Params:
-    """A Mmad step's m / k / n (a scenario step holds them as a table)."""
-
-    def __init__(self, d: Mapping[str, Any]) -> None:
-        for k in ("m", "k", "n"):
-            setattr(self, k, int(d.get(k, 0) or 0))
 
 
 def scenario_timeline(run: Any, model: CostModel | str | Path | Mapping[str, Any] | None = None) -> Timeline:
