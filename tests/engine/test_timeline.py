@@ -255,6 +255,7 @@ def test_an_override_changes_only_what_it_names(tmp_path: Path) -> None:
     ("[issue]\ncycles = \"x\"\n", "issue.cycles"),
     ("[path.\"GM->UB\"]\nbytes_per_cycle = 3\n", "path.\"GM->UB\".pipe is missing"),
     ("[mmad.dtype.half]\nfractal = [16, 16]\n", "fractal"),
+    ("[mmad.dtype.float8_e4m3fn]\nfractal = [16, 32, 16]\n", "mmad.dtype.float8_e4m3fn.per_cycle is missing"),
     ("chip = \"950\"\n", "for chip"),
     ("not toml [", "not a TOML file"),
 ])
